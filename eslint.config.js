@@ -1,0 +1,22 @@
+'use strict'
+
+const js = require('@eslint/js')
+const globals = require('globals')
+
+module.exports = [
+  { ignores: ['node_modules/', 'results/', 'test-results/', 'docs/', '.cache/'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.js'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { args: 'none' }] }
+  },
+  {
+    files: ['client/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, $: 'readonly', jQuery: 'readonly' } }
+  },
+  {
+    files: ['test/**/*.js'],
+    languageOptions: { globals: { ...globals.mocha } }
+  }
+]

@@ -1,0 +1,67 @@
+'use strict'
+
+const path = require('node:path')
+const express = require('express')
+const debug = require('debug')('h2bench:app')
+const { optionRoute } = require('./routes/option')
+const { pushRoutes, newPushStats } = require('./routes/push')
+const { protocolOf } = require('./protocol')
+const { InputError } = require('./errors')
+
+const EXPOSED = ['Server-Timing', 'X-H2bench-Lane', 'X-H2bench-Protocol', 'X-H2bench-Push']
+
+// The one Express app every lane serves. It never listens: a lane wraps it in
+// its own TLS server, so whatever differs between lanes is the protocol and
+// its implementation, never the routes, headers, bytes or timing.
+function createApp (lane) {
+  const app = express()
+  const pushStats = newPushStats()
+  app.disable('x-powered-by')
+  app.disable('etag')
+  app.set('views', path.join(__dirname, '..', 'views'))
+  app.set('view engine', 'ejs')
+
+  app.use((req, res, next) => {
+    res.set({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': EXPOSED.join(', '),
+      'Timing-Allow-Origin': '*',
+      'Cache-Control': 'no-store',
+      'X-H2bench-Lane': lane.name,
+      'X-H2bench-Protocol': protocolOf(req)
+    })
+    next()
+  })
+
+  const push = pushRoutes(lane, pushStats)
+  app.get('/', (req, res) => res.render('lane', { lane, protocol: protocolOf(req) }))
+  app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req) }))
+  app.get('/option', optionRoute(lane))
+  app.get('/push', push.page)
+  app.get('/push/stats', push.stats)
+  app.get('/asset/:i(\\d+).js', push.asset)
+
+  app.use((req, res) => {
+    res.status(404).json({
+      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=, /asset/<i>.js, /push/stats, /lane`,
+      param: null
+    })
+  })
+
+  // One error handler: input errors become 400 JSON naming the parameter,
+  // anything else a 500 that is logged and never takes the server down.
+  app.use((err, req, res, next) => {
+    if (res.headersSent) return next(err)
+    if (err instanceof InputError) {
+      return res.status(err.status).json({ error: err.message, param: err.param, code: err.code })
+    }
+    const status = err.status >= 400 && err.status < 500 ? err.status : 500
+    if (status === 500) debug('%s %s failed: %s', lane.name, req.originalUrl, err.stack)
+    res.status(status).json({ error: status === 500 ? 'internal error' : err.message, param: null })
+  })
+
+  app.locals.pushStats = pushStats
+  return app
+}
+
+module.exports = { createApp }

@@ -1,0 +1,79 @@
+'use strict'
+
+const { parseArgs } = require('node:util')
+const { LANES } = require('./lanes')
+const { InputError } = require('./errors')
+const { DEFAULT_DIR } = require('./certs')
+
+// Every option in one place: flag, env variable, default. Flag > env > default.
+const OPTIONS = {
+  host: { flag: 'host', env: 'H2BENCH_HOST', default: '127.0.0.1', help: 'address every server listens on' },
+  port: { flag: 'port', env: 'H2BENCH_PORT', default: 3000, port: true, help: 'port of the page server (plain HTTP)' },
+  ...Object.fromEntries(LANES.map(lane => [`${lane.name}Port`, {
+    flag: `${lane.name}-port`,
+    env: `H2BENCH_${lane.name.toUpperCase()}_PORT`,
+    default: lane.defaultPort,
+    port: true,
+    help: `port of lane ${lane.name}: ${lane.label}`
+  }])),
+  certsDir: { flag: 'certs-dir', env: 'H2BENCH_CERTS_DIR', default: DEFAULT_DIR, help: 'where cert.pem and key.pem are kept' },
+  regenerateCerts: { flag: 'regenerate-certs', boolean: true, default: false, help: 'make a new certificate and exit' },
+  chrome: { flag: 'chrome', boolean: true, default: false, help: 'also open the page in the local Chrome/Chromium, trusting the certificate' },
+  help: { flag: 'help', short: 'h', boolean: true, default: false, help: 'show this help' }
+}
+
+function helpText () {
+  const rows = Object.values(OPTIONS).map(o => {
+    const flag = `--${o.flag}${o.boolean ? '' : ' <value>'}`
+    const extra = [o.env && `env ${o.env}`, !o.boolean && `default ${o.default}`].filter(Boolean).join(', ')
+    return `  ${flag.padEnd(24)} ${o.help}${extra ? ` (${extra})` : ''}`
+  })
+  return [
+    'Usage: npm start -- [options]   (or: node server/index.js [options])',
+    '',
+    'Starts the h2bench page server and one TLS server per lane, all serving the same app:',
+    ...LANES.map(l => `  ${l.name.padEnd(4)} ${l.label}`),
+    '',
+    'Options:',
+    ...rows,
+    '',
+    'A port of 0 picks a free port. --host 0.0.0.0 exposes the servers to your network (you are warned).'
+  ].join('\n')
+}
+
+function parsePort (raw, o) {
+  const s = String(raw).trim()
+  const n = Number(s)
+  if (!/^\d+$/.test(s) || n > 65535) {
+    throw new InputError(`--${o.flag} (${o.env}) must be a port 0…65535 (0 = any free port); got "${raw}"`, { param: o.flag })
+  }
+  return n
+}
+
+// argv without node and script; env defaults to process.env.
+function parseConfig (argv = process.argv.slice(2), env = process.env) {
+  const parseOptions = Object.fromEntries(Object.values(OPTIONS).map(o => [o.flag, {
+    type: o.boolean ? 'boolean' : 'string', ...(o.short && { short: o.short })
+  }]))
+  let values
+  try {
+    ({ values } = parseArgs({ args: argv, options: parseOptions, allowPositionals: false, strict: true }))
+  } catch (err) {
+    throw new InputError(`${err.message.split('\n')[0]} (see --help)`, { code: 'H2B_BAD_FLAG' })
+  }
+  const config = {}
+  for (const [key, o] of Object.entries(OPTIONS)) {
+    let raw = values[o.flag]
+    if (raw === undefined && o.env && env[o.env] !== undefined && env[o.env] !== '') raw = env[o.env]
+    if (raw === undefined) raw = o.default
+    config[key] = o.port ? parsePort(raw, o) : raw
+  }
+  if (!config.host) throw new InputError('--host must not be empty', { param: 'host' })
+  return config
+}
+
+function isLoopback (host) {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host)
+}
+
+module.exports = { parseConfig, helpText, isLoopback, OPTIONS }

@@ -1,0 +1,30 @@
+'use strict'
+
+const spdy = require('../compat/spdy')
+const { sendBody } = require('../send-body')
+
+// Lane h2: the `spdy` package, ALPN offering only h2, so a client that cannot
+// speak h2 fails the handshake instead of silently getting HTTP/1.1.
+module.exports = {
+  name: 'h2',
+  label: 'HTTP/2 (spdy)',
+  protocol: 'h2',
+  defaultPort: 3002,
+  createServer (app, tls) {
+    return spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true } }, app)
+  },
+  sendBody,
+  // The client's SETTINGS_ENABLE_PUSH, known once its SETTINGS frame arrived
+  // (always before its first request).
+  pushSupport (req) {
+    if (!req.isSpdy) return 'unsupported'
+    return req.spdyStream.connection._spdyState.framer.pushEnabled === false ? 'refused' : 'enabled'
+  },
+  // A refused or reset push emits 'error' on the push stream; unhandled, that
+  // kills the process, so every push stream gets a listener.
+  push (req, res, { path, headers, body }, onError) {
+    const stream = res.push(path, { request: { accept: '*/*' }, response: headers })
+    stream.on('error', onError)
+    stream.end(body)
+  }
+}

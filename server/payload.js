@@ -1,0 +1,89 @@
+'use strict'
+
+const crypto = require('node:crypto')
+const { InputError } = require('./errors')
+
+const KIB = 1024
+const MIB = 1024 * KIB
+const LIMITS = Object.freeze({
+  maxSize: 64 * MIB,
+  maxDelay: 60000,
+  minAssets: 1,
+  maxAssets: 100
+})
+const UNITS = { '': 1, b: 1, kb: KIB, mb: MIB }
+// Printable ASCII without the space-like and quote characters that could ever
+// matter to a consumer. 90 symbols ≈ 6.5 bits of entropy per byte, so gzip
+// cannot shrink a body below ~80 % and no layer can cheat by compressing.
+const ALPHABET = Buffer.from(
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789' +
+  '!#$%&()*+,-./:;<=>?@[]^_{|}~')
+
+let block = null
+
+// One preallocated block of LIMITS.maxSize incompressible bytes, made on first
+// use. Every body is a subarray of it: no per-request allocation proportional
+// to the size, and a delayed request holds only a timer and a view.
+function payloadBlock () {
+  if (block === null) {
+    block = Buffer.allocUnsafeSlow(LIMITS.maxSize)
+    crypto.randomFillSync(block)
+    const n = ALPHABET.length
+    for (let i = 0; i < block.length; i++) block[i] = ALPHABET[block[i] % n]
+  }
+  return block
+}
+
+// The same bytes for the same size on every lane and every request.
+function payload (size) {
+  return payloadBlock().subarray(0, size)
+}
+
+function single (query, name) {
+  const value = query[name]
+  if (Array.isArray(value) || (value !== undefined && typeof value !== 'string')) {
+    throw new InputError(`${name} was given more than once; give it once`, { param: name })
+  }
+  return value
+}
+
+// "100", "100b", "100kb", "0.1mb" (binary units, case-insensitive) → bytes.
+function parseSize (raw, { max = LIMITS.maxSize, param = 'size' } = {}) {
+  const allowed = `${param} must be 0…${max} bytes, as an integer or with unit b, kb or mb (e.g. 100kb, 0.1mb)`
+  const m = /^(\d+(?:\.\d+)?)([a-z]*)$/i.exec(String(raw).trim())
+  if (!m) throw new InputError(`${allowed}; got "${raw}"`, { param })
+  const unit = m[2].toLowerCase()
+  if (!(unit in UNITS)) throw new InputError(`unknown unit "${m[2]}": ${allowed}`, { param })
+  if (UNITS[unit] === 1 && m[1].includes('.')) {
+    throw new InputError(`${allowed}; a byte count must be whole, got "${raw}"`, { param })
+  }
+  const bytes = Math.round(Number(m[1]) * UNITS[unit])
+  if (!Number.isSafeInteger(bytes) || bytes > max) throw new InputError(`${allowed}; got "${raw}"`, { param })
+  return bytes
+}
+
+function parseIntParam (raw, { param, min, max, unit = '' }) {
+  const allowed = `${param} must be an integer ${min}…${max}${unit}`
+  if (!/^\d+$/.test(String(raw).trim())) throw new InputError(`${allowed}; got "${raw}"`, { param })
+  const n = Number(raw)
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${allowed}; got "${raw}"`, { param })
+  return n
+}
+
+function parseDelay (raw) {
+  return parseIntParam(raw, { param: 'delay', min: 0, max: LIMITS.maxDelay, unit: ' ms' })
+}
+
+// Reads `size` and `delay` from an Express query object; absent means 0.
+function parseOptionQuery (query) {
+  const size = single(query, 'size')
+  const delay = single(query, 'delay')
+  return {
+    size: size === undefined ? 0 : parseSize(size),
+    delay: delay === undefined ? 0 : parseDelay(delay)
+  }
+}
+
+module.exports = {
+  KIB, MIB, LIMITS, payload, payloadBlock, parseSize, parseDelay, parseIntParam, parseOptionQuery, single
+}

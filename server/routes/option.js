@@ -1,0 +1,28 @@
+'use strict'
+
+const { performance } = require('node:perf_hooks')
+const { parseOptionQuery, payload } = require('../payload')
+
+// GET /option?size=&delay= : after `delay` ms, exactly `size` incompressible
+// bytes, written as one buffer (see lane.sendBody for why one buffer).
+function optionRoute (lane) {
+  return function option (req, res) {
+    const { size, delay } = parseOptionQuery(req.query)
+    const started = performance.now()
+    const timer = setTimeout(() => {
+      res.off('close', cancel)
+      if (res.destroyed) return
+      const waited = performance.now() - started
+      res.set({
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Length': String(size),
+        'Server-Timing': `delay;dur=${waited.toFixed(1)};desc="server delay (asked ${delay} ms)"`
+      })
+      lane.sendBody(res, payload(size))
+    }, delay)
+    function cancel () { clearTimeout(timer) }
+    res.once('close', cancel)
+  }
+}
+
+module.exports = { optionRoute }
