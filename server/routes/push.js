@@ -51,7 +51,7 @@ function pushRoutes (lane, stats) {
     const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size))
     const support = lane.pushSupport(req, res)
     stats.pages++
-    let outcome = support
+    let outcome
     if (support === 'enabled') {
       const body = assetBody(size)
       for (const path of paths) {
