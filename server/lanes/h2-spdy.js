@@ -11,7 +11,17 @@ module.exports = {
   protocol: 'h2',
   defaultPort: 3002,
   createServer (app, tls) {
-    return spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true } }, app)
+    const server = spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true } }, app)
+    // spdy hands a TLS connection that negotiated no ALPN at all to its
+    // plain HTTP/1.1 handler: close it instead, so this lane never measures
+    // HTTP/1.1 while claiming h2. spdy's own listener is wrapped, not raced.
+    const [spdyOnConnection] = server.listeners('secureConnection')
+    server.removeListener('secureConnection', spdyOnConnection)
+    server.on('secureConnection', socket => {
+      if (socket.alpnProtocol !== 'h2') return socket.destroy()
+      spdyOnConnection.call(server, socket)
+    })
+    return server
   },
   sendBody,
   // The client's SETTINGS_ENABLE_PUSH, known once its SETTINGS frame arrived
