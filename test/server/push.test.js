@@ -1,0 +1,120 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const { useServers } = require('../support/servers')
+const { h2Session, h2Get, h1Get } = require('../support/clients')
+const { assetBody } = require('../../server/routes/push')
+
+describe('pushed-asset route', function () {
+  const servers = useServers()
+  const ca = () => servers.tls.cert
+  const stats = async lane => JSON.parse((await h2Get(`${lane.url}/push/stats`, { ca: ca() })).body)
+
+  describe('lane h2 (spdy)', () => {
+    const lane = () => servers.lane('h2')
+
+    it('pushes every asset with the page when the client allows push', async () => {
+      const s = h2Session(lane().url, { ca: ca(), enablePush: true })
+      try {
+        const res = await s.get('/push?assets=3&size=5000')
+        assert.equal(res.status, 200)
+        assert.equal(res.headers['x-h2bench-push'], 'promised=3')
+        const html = res.body.toString()
+        for (let i = 0; i < 3; i++) assert.ok(html.includes(`/asset/${i}.js?size=5000`))
+        const pushed = await Promise.all(s.pushes.map(p => p.done))
+        assert.deepEqual(pushed.map(p => p.headers[':path']).sort(),
+          ['/asset/0.js?size=5000', '/asset/1.js?size=5000', '/asset/2.js?size=5000'])
+        for (const p of pushed) {
+          assert.equal(p.body.length, 5000)
+          assert.ok(p.body.equals(assetBody(5000)))
+          assert.equal(p.responseHeaders['content-type'], 'application/javascript; charset=utf-8')
+        }
+      } finally {
+        await s.close()
+      }
+    })
+
+    it('records a refusal when the client disables push, and promises nothing', async () => {
+      const before = await stats(lane())
+      const s = h2Session(lane().url, { ca: ca(), enablePush: false })
+      try {
+        const res = await s.get('/push?assets=5&size=100')
+        assert.equal(res.headers['x-h2bench-push'], 'refused-by-client')
+        assert.equal(s.pushes.length, 0)
+        const asset = await s.get('/asset/4.js?size=100')
+        assert.equal(asset.body.length, 100)
+      } finally {
+        await s.close()
+      }
+      const after = await stats(lane())
+      assert.equal(after.refusedPages, before.refusedPages + 1)
+      assert.equal(after.promised, before.promised)
+    })
+
+    it('survives a client that resets every pushed stream, and keeps serving', async () => {
+      const s = h2Session(lane().url, { ca: ca(), enablePush: true })
+      s.session.removeAllListeners('stream')
+      s.session.on('stream', stream => stream.close(0x8)) // CANCEL each push
+      try {
+        const res = await s.get('/push?assets=10&size=200kb')
+        assert.equal(res.headers['x-h2bench-push'], 'promised=10')
+      } finally {
+        await s.close()
+      }
+      const after = await stats(lane())
+      assert.equal(after.lane, 'h2')
+      assert.ok(after.promised >= 10)
+      const again = h2Session(lane().url, { ca: ca(), enablePush: true })
+      try {
+        const res = await again.get('/push?assets=1&size=10')
+        assert.equal(res.status, 200)
+        await Promise.all(again.pushes.map(p => p.done))
+      } finally {
+        await again.close()
+      }
+    })
+
+    it('survives a client that disappears right after asking for pushes', async () => {
+      const s = h2Session(lane().url, { ca: ca(), enablePush: true })
+      const req = s.session.request({ ':path': '/push?assets=50&size=1mb' })
+      req.on('error', () => {})
+      await new Promise(resolve => req.once('response', resolve))
+      s.session.destroy()
+      const res = await h2Get(`${lane().url}/option?size=10`, { ca: ca() })
+      assert.equal(res.body.length, 10)
+    })
+  })
+
+  describe('lane h1 (https)', () => {
+    it('says it cannot push and serves the page and assets by request', async () => {
+      const lane = servers.lane('h1')
+      const res = await h1Get(`${lane.url}/push?assets=2&size=64`, { ca: ca() })
+      assert.equal(res.headers['x-h2bench-push'], 'unsupported-by-lane')
+      const asset = await h1Get(`${lane.url}/asset/1.js?size=64`, { ca: ca() })
+      assert.equal(asset.body.length, 64)
+      assert.equal(asset.headers['content-type'], 'application/javascript; charset=utf-8')
+    })
+  })
+
+  describe('bad input', () => {
+    for (const [query, param] of [['', 'assets'], ['assets=0', 'assets'], ['assets=101', 'assets'],
+      ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets']]) {
+      it(`/push?${query} is a 400 naming ${param}`, async () => {
+        const res = await h1Get(`${servers.lane('h1').url}/push?${query}`, { ca: ca() })
+        assert.equal(res.status, 400)
+        assert.equal(JSON.parse(res.body).param, param)
+      })
+    }
+  })
+})
+
+describe('asset bodies', () => {
+  it('are exactly the size asked, valid JavaScript', () => {
+    for (const size of [0, 1, 2, 3, 1000]) {
+      const body = assetBody(size)
+      assert.equal(body.length, size)
+      // eslint-disable-next-line no-new-func
+      assert.doesNotThrow(() => new Function(body.toString()))
+    }
+  })
+})
