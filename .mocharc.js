@@ -1,9 +1,7 @@
 'use strict'
 
-// Unit and server tests by default; the browser tests need Chromium and are
-// included by test/e2e/*.test.js (see README).
+// `npm test` passes the spec (test/**/*.test.js); `npx mocha <file>` runs one file.
 module.exports = {
-  spec: ['test/unit/**/*.test.js', 'test/server/**/*.test.js', 'test/e2e/**/*.test.js'],
   timeout: 20000,
   reporter: 'spec'
 }

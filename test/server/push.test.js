@@ -113,7 +113,6 @@ describe('asset bodies', () => {
     for (const size of [0, 1, 2, 3, 1000]) {
       const body = assetBody(size)
       assert.equal(body.length, size)
-      // eslint-disable-next-line no-new-func
       assert.doesNotThrow(() => new Function(body.toString()))
     }
   })

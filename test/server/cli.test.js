@@ -1,0 +1,95 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const net = require('node:net')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { h1Get } = require('../support/clients')
+
+const ENTRY = path.join(__dirname, '..', '..', 'server', 'index.js')
+
+// Runs the CLI; resolves once `until` matches stdout (then the caller
+// stops it) or when it exits.
+function runCli (args, { until, env = {} } = {}) {
+  const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const out = { stdout: '', stderr: '', code: null, child }
+  const exited = new Promise(resolve => child.on('exit', (code, signal) => { out.code = code; out.signal = signal; resolve(out) }))
+  const ready = new Promise(resolve => {
+    child.stdout.on('data', d => { out.stdout += d; if (until && until.test(out.stdout)) resolve(out) })
+    child.stderr.on('data', d => { out.stderr += d })
+    exited.then(resolve)
+  })
+  return { ready, exited, child }
+}
+
+describe('npm start (server/index.js)', function () {
+  this.timeout(30000)
+  let certsDir
+  before(() => { certsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-cli-')) })
+  after(() => fs.rmSync(certsDir, { recursive: true, force: true }))
+  const ports = ['--port', '0', '--h1-port', '0', '--h2-port', '0', '--certs-dir']
+
+  it('prints --help and exits 0', async () => {
+    const out = await runCli(['--help']).exited
+    assert.equal(out.code, 0)
+    assert.match(out.stdout, /Usage: npm start/)
+    assert.match(out.stdout, /--h2-port/)
+  })
+
+  it('starts, prints every URL, the SPKI hash and a Chrome command, serves, and closes on SIGINT', async () => {
+    const run = runCli([...ports, certsDir], { until: /--ignore-certificate-errors-spki-list=\S+/ })
+    const out = await run.ready
+    assert.equal(out.code, null, out.stderr)
+    const page = /h2bench page +(http:\/\/127\.0\.0\.1:\d+)\//.exec(out.stdout)[1]
+    const h1 = /lane h1 +(https:\/\/127\.0\.0\.1:\d+)\//.exec(out.stdout)[1]
+    assert.match(out.stdout, /lane h2 +https:\/\/127\.0\.0\.1:\d+\//)
+    const spki = /SPKI sha256: (\S+)/.exec(out.stdout)[1]
+    assert.ok(out.stdout.includes(`--ignore-certificate-errors-spki-list=${spki}`))
+    assert.match(out.stdout, /--user-data-dir=/)
+    assert.ok(out.stdout.includes(`${page}/`))
+    const res = await h1Get(`${h1}/option?size=3`, { ca: fs.readFileSync(path.join(certsDir, 'cert.pem')) })
+    assert.equal(res.body.length, 3)
+    run.child.kill('SIGINT')
+    const done = await run.exited
+    assert.equal(done.code, 0)
+    assert.match(done.stdout, /SIGINT: closing servers/)
+  })
+
+  it('reuses the certificate on the next start', async () => {
+    const run = runCli([...ports, certsDir], { until: /SPKI/ })
+    const out = await run.ready
+    run.child.kill('SIGTERM')
+    await run.exited
+    assert.doesNotMatch(out.stdout, /Created a self-signed certificate/)
+  })
+
+  it('names a port in use and the flag to change it, in one line, exit 1', async () => {
+    const blocker = net.createServer().listen(0, '127.0.0.1')
+    await new Promise(resolve => blocker.once('listening', resolve))
+    const port = blocker.address().port
+    try {
+      const out = await runCli(['--port', '0', '--h1-port', '0', '--h2-port', String(port), '--certs-dir', certsDir]).exited
+      assert.equal(out.code, 1)
+      const lines = out.stderr.trim().split('\n').filter(l => !/Deprecation|trace-deprecation/.test(l))
+      assert.deepEqual(lines, [`h2bench: port ${port} is in use (lane h2): choose another with --h2-port or H2BENCH_H2_PORT, or 0 for any free port`])
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it('rejects a bad flag value with a clear message, exit 1', async () => {
+    const out = await runCli(['--port', 'abc']).exited
+    assert.equal(out.code, 1)
+    assert.match(out.stderr, /h2bench: --port \(H2BENCH_PORT\) must be a port 0…65535/)
+  })
+
+  it('warns when listening beyond loopback', async () => {
+    const run = runCli(['--host', '0.0.0.0', ...ports, certsDir], { until: /SPKI/ })
+    const out = await run.ready
+    run.child.kill('SIGTERM')
+    await run.exited
+    assert.match(out.stderr, /WARNING: listening on 0\.0\.0\.0, beyond loopback/)
+  })
+})
