@@ -1,0 +1,38 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { ensureNode, MAJORS } = require('../support/node-versions')
+
+const ROOT = path.join(__dirname, '..', '..')
+const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
+// The protocol suites, rerun under each other supported Node major.
+const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/e2e/torture.test.js']
+
+function run (node, args) {
+  return new Promise(resolve => {
+    const child = spawn(node, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', d => { out += d })
+    child.stderr.on('data', d => { out += d })
+    child.on('exit', code => resolve({ code, out }))
+  })
+}
+
+describe('protocol tests on every supported Node', function () {
+  this.timeout(300000)
+  for (const major of MAJORS) {
+    it(`pass on Node ${major}`, async () => {
+      const node = ensureNode(major)
+      const { code, out } = await run(node, ['--version'])
+      assert.equal(code, 0)
+      assert.match(out, new RegExp(`^v${major}\\.`))
+      const result = await run(node, [MOCHA, '--reporter', 'dot', ...SUITES])
+      const summary = out.trim() + ': ' + (/(\d+ passing[^\n]*)/.exec(result.out) || ['no summary'])[0]
+      process.stdout.write(`      ${summary}\n`)
+      assert.equal(result.code, 0, `Node ${major}:\n${result.out.slice(-4000)}`)
+      assert.doesNotMatch(result.out, /\d+ failing/)
+    })
+  }
+})
