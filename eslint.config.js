@@ -18,5 +18,10 @@ module.exports = [
   {
     files: ['test/**/*.js'],
     languageOptions: { globals: { ...globals.mocha } }
+  },
+  {
+    // Functions passed to page.evaluate() run in the browser.
+    files: ['test/e2e/**/*.js', 'bench/**/*.js'],
+    languageOptions: { globals: { ...globals.mocha, ...globals.browser } }
   }
 ]

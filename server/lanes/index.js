@@ -3,7 +3,8 @@
 // The lane registry: a new lane is one file plus one line here.
 const LANES = [
   require('./h1'),
-  require('./h2-spdy')
+  require('./h2-spdy'),
+  require('./h2-native')
 ]
 
 function laneByName (name) {

@@ -94,3 +94,27 @@ describe('lanes over real TLS', function () {
     })
   })
 })
+
+describe('every lane answers alike', function () {
+  const servers = useServers()
+  // Per-connection headers HTTP/2 does not have, and values that differ by design.
+  const HOP = new Set(['date', 'connection', 'keep-alive', ':status'])
+  const VARYING = new Set(['x-h2bench-lane', 'x-h2bench-protocol', 'server-timing'])
+
+  for (const path of ['/option?size=4321&delay=1', '/option?size=-1', '/push?assets=2&size=10', '/asset/1.js?size=99', '/nope']) {
+    it(`GET ${path}: same status, headers and bytes on every lane`, async () => {
+      const answers = await Promise.all(servers.running.lanes.map(lane => laneGet(lane, path, { ca: servers.tls.cert })))
+      const page = path.startsWith('/push') // names its lane and push outcome
+      const shape = res => ({
+        status: Number(res.status),
+        headers: Object.fromEntries(Object.entries(res.headers)
+          .filter(([k]) => !HOP.has(k) && !k.startsWith(':'))
+          .map(([k, v]) => [k, VARYING.has(k) || k === 'x-h2bench-push' || (page && k === 'content-length') ? typeof v : v])
+          .sort(([a], [b]) => a.localeCompare(b))),
+        body: page ? res.body.toString().replace(/lane \w+|\(\w+\)|promised=\d+|refused-by-client|unsupported-by-lane/g, '') : res.body.toString('base64')
+      })
+      const [first, ...rest] = answers.map(shape)
+      for (const other of rest) assert.deepEqual(other, first)
+    })
+  }
+})

@@ -4,14 +4,16 @@ const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
 const { h2Session, h2Get, h1Get } = require('../support/clients')
 const { assetBody } = require('../../server/routes/push')
+const { forEachLane } = require('../support/lanes')
+const { LANES } = require('../../server/lanes')
 
 describe('pushed-asset route', function () {
   const servers = useServers()
   const ca = () => servers.tls.cert
   const stats = async lane => JSON.parse((await h2Get(`${lane.url}/push/stats`, { ca: ca() })).body)
 
-  describe('lane h2 (spdy)', () => {
-    const lane = () => servers.lane('h2')
+  forEachLane(laneDef => {
+    const lane = () => servers.lane(laneDef.name)
 
     it('pushes every asset with the page when the client allows push', async () => {
       const s = h2Session(lane().url, { ca: ca(), enablePush: true })
@@ -62,7 +64,7 @@ describe('pushed-asset route', function () {
         await s.close()
       }
       const after = await stats(lane())
-      assert.equal(after.lane, 'h2')
+      assert.equal(after.lane, laneDef.name)
       assert.ok(after.promised >= 10)
       const again = h2Session(lane().url, { ca: ca(), enablePush: true })
       try {
@@ -83,7 +85,7 @@ describe('pushed-asset route', function () {
       const res = await h2Get(`${lane().url}/option?size=10`, { ca: ca() })
       assert.equal(res.body.length, 10)
     })
-  })
+  }, LANES.filter(l => l.protocol === 'h2'))
 
   describe('lane h1 (https)', () => {
     it('says it cannot push and serves the page and assets by request', async () => {
