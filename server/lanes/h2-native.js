@@ -11,6 +11,7 @@ module.exports = {
   label: 'HTTP/2 (node:http2)',
   protocol: 'h2',
   defaultPort: 3003,
+  earlyHints: true, // res.writeEarlyHints sends :status 103 (Node >= 18.11)
   createServer (app, tls) {
     const server = http2.createSecureServer({ ...tls, allowHTTP1: false, ALPNProtocols: ['h2'] }, expressOnHttp2(app))
     // A client that did not negotiate h2: close at once (no HTTP/1.1 fallback).

@@ -14,16 +14,33 @@ function assetBody (size) {
   return Buffer.concat([Buffer.from('//'), payload(size - 2)])
 }
 
+const MODES = ['push', 'hints', 'none']
+
 function parsePushQuery (query) {
   const assets = single(query, 'assets')
   const size = single(query, 'size')
+  const mode = single(query, 'mode') ?? 'push'
+  if (!MODES.includes(mode)) {
+    throw new InputError(`mode must be one of ${MODES.join(', ')}; got "${mode}"`, { param: 'mode' })
+  }
   if (assets === undefined) {
     throw new InputError(`assets is required: an integer ${LIMITS.minAssets}…${LIMITS.maxAssets}`, { param: 'assets' })
   }
   return {
     assets: parseIntParam(assets, { param: 'assets', min: LIMITS.minAssets, max: LIMITS.maxAssets }),
-    size: size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size)
+    size: size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size),
+    mode
   }
+}
+
+// 103 Early Hints only help over h2/h3 (browsers ignore them over HTTP/1.1)
+// and spdy breaks the connection on writeEarlyHints: refuse where it cannot work.
+function checkHints (lane) {
+  if (lane.earlyHints) return
+  const why = lane.protocol === 'h2'
+    ? `lane ${lane.name} (${lane.label}) cannot send them: spdy breaks the connection on a 103 response`
+    : `browsers ignore them over HTTP/1.1 (lane ${lane.name})`
+  throw new InputError(`mode=hints (103 Early Hints) is not available here: ${why}; use a node:http2 lane`, { param: 'mode' })
 }
 
 function assetPath (i, size) {
@@ -31,14 +48,16 @@ function assetPath (i, size) {
 }
 
 function newPushStats () {
-  return { pages: 0, promised: 0, refusedPages: 0, unsupportedPages: 0, errors: 0, lastError: null }
+  return { pages: 0, promised: 0, refusedPages: 0, unsupportedPages: 0, hintedPages: 0, errors: 0, lastError: null }
 }
 
-// GET /push?assets=N&size=B : a page referencing N scripts. Where the lane and
-// the client allow it, every script is pushed with the page; where the client
-// refused push (Chrome sends SETTINGS_ENABLE_PUSH=0) nothing is promised and
-// the page loads them by request. The outcome is in the X-H2bench-Push header
-// and, with the errors that only show after the page was sent, at /push/stats.
+// GET /push?assets=N&size=B&mode=push|hints|none : a page referencing N
+// scripts. mode=push (default): where the lane and the client allow it, every
+// script is pushed with the page; where the client refused push (Chrome sends
+// SETTINGS_ENABLE_PUSH=0) nothing is promised and the page loads them by
+// request. mode=hints: a 103 Early Hints response preloads them first.
+// The outcome is in the X-H2bench-Push header and, with the errors that only
+// show after the page was sent, at /push/stats.
 function pushRoutes (lane, stats) {
   function onPushError (err) {
     stats.errors++
@@ -47,12 +66,19 @@ function pushRoutes (lane, stats) {
   }
 
   function page (req, res, next) {
-    const { assets, size } = parsePushQuery(req.query)
+    const { assets, size, mode } = parsePushQuery(req.query)
+    if (mode === 'hints') checkHints(lane)
     const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size))
     const support = lane.pushSupport(req, res)
     stats.pages++
     let outcome
-    if (support === 'enabled') {
+    if (mode === 'none') {
+      outcome = 'none'
+    } else if (mode === 'hints') {
+      res.writeEarlyHints({ link: paths.map(p => `<${p}>; rel=preload; as=script`) })
+      stats.hintedPages++
+      outcome = `hints=${assets}`
+    } else if (support === 'enabled') {
       const body = assetBody(size)
       for (const path of paths) {
         lane.push(req, res, { path, body, headers: assetHeaders(size) }, onPushError)
@@ -67,7 +93,7 @@ function pushRoutes (lane, stats) {
       outcome = 'unsupported-by-lane'
     }
     res.set('X-H2bench-Push', outcome)
-    res.render('push', { lane: lane.name, paths, size, outcome }, (err, html) => {
+    res.render('push', { lane: lane.name, paths, size, outcome, mode }, (err, html) => {
       if (err) return next(err)
       const buf = Buffer.from(html)
       res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(buf.length) })
@@ -93,4 +119,4 @@ function assetHeaders (size) {
   }
 }
 
-module.exports = { pushRoutes, newPushStats, assetBody, parsePushQuery, DEFAULT_ASSET_SIZE }
+module.exports = { pushRoutes, newPushStats, assetBody, parsePushQuery, DEFAULT_ASSET_SIZE, MODES }

@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
-const { h2Session, h2Get, h1Get } = require('../support/clients')
+const { h2Session, h2Get, h1Get, laneGet } = require('../support/clients')
 const { assetBody } = require('../../server/routes/push')
 const { forEachLane } = require('../support/lanes')
 const { LANES } = require('../../server/lanes')
@@ -98,9 +98,53 @@ describe('pushed-asset route', function () {
     })
   })
 
+  describe('modes: push, hints (103 Early Hints), none', () => {
+    it('mode=hints on h2n sends 103 with a preload Link per asset, then the page', async () => {
+      const s = h2Session(servers.lane('h2n').url, { ca: ca(), enablePush: true })
+      try {
+        const req = s.session.request({ ':path': '/push?assets=3&size=100&mode=hints' })
+        const informational = []
+        req.on('headers', h => informational.push(h))
+        const final = await new Promise((resolve, reject) => { req.on('response', resolve); req.on('error', reject) })
+        req.resume()
+        await new Promise(resolve => req.on('end', resolve))
+        assert.equal(informational.length, 1)
+        assert.equal(informational[0][':status'], 103)
+        assert.equal(informational[0].link,
+          '</asset/0.js?size=100>; rel=preload; as=script, </asset/1.js?size=100>; rel=preload; as=script, </asset/2.js?size=100>; rel=preload; as=script')
+        assert.equal(final[':status'], 200)
+        assert.equal(final['x-h2bench-push'], 'hints=3')
+        assert.equal(s.pushes.length, 0)
+      } finally {
+        await s.close()
+      }
+    })
+
+    for (const name of ['h1', 'h2']) {
+      it(`mode=hints on ${name} is a 400 that says why`, async () => {
+        const res = await laneGet(servers.lane(name), '/push?assets=1&mode=hints', { ca: ca() })
+        assert.equal(res.status, 400)
+        const body = JSON.parse(res.body)
+        assert.equal(body.param, 'mode')
+        assert.match(body.error, name === 'h1' ? /browsers ignore them over HTTP\/1\.1/ : /spdy breaks the connection/)
+      })
+    }
+
+    it('mode=none promises nothing even to a client that accepts push', async () => {
+      const s = h2Session(servers.lane('h2').url, { ca: ca(), enablePush: true })
+      try {
+        const res = await s.get('/push?assets=2&size=10&mode=none')
+        assert.equal(res.headers['x-h2bench-push'], 'none')
+        assert.equal(s.pushes.length, 0)
+      } finally {
+        await s.close()
+      }
+    })
+  })
+
   describe('bad input', () => {
     for (const [query, param] of [['', 'assets'], ['assets=0', 'assets'], ['assets=101', 'assets'],
-      ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets']]) {
+      ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets'], ['assets=1&mode=pull', 'mode']]) {
       it(`/push?${query} is a 400 naming ${param}`, async () => {
         const res = await h1Get(`${servers.lane('h1').url}/push?${query}`, { ca: ca() })
         assert.equal(res.status, 400)
