@@ -1,7 +1,7 @@
 'use strict'
 
 const https = require('node:https')
-const { sendBody } = require('../send-body')
+const { sendPaced } = require('../send-body')
 
 // Lane h1: Node's https, ALPN offering only http/1.1.
 module.exports = {
@@ -12,7 +12,7 @@ module.exports = {
   createServer (app, tls) {
     return https.createServer({ ...tls, ALPNProtocols: ['http/1.1'] }, app)
   },
-  sendBody,
+  sendBody: sendPaced,
   pushSupport: () => 'unsupported',
   push () { throw new Error('lane h1 cannot push') }
 }

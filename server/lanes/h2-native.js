@@ -2,7 +2,7 @@
 
 const http2 = require('node:http2')
 const { expressOnHttp2 } = require('../compat/express-on-http2')
-const { sendBody } = require('../send-body')
+const { sendPaced } = require('../send-body')
 
 // Lane h2n: Node's own nghttp2-based node:http2, ALPN h2 only, serving the
 // same Express app, so protocol and implementation can be told apart.
@@ -18,7 +18,7 @@ module.exports = {
     server.on('unknownProtocol', socket => socket.destroy())
     return server
   },
-  sendBody,
+  sendBody: sendPaced,
   pushSupport (req) {
     if (!req.stream) return 'unsupported'
     return req.stream.pushAllowed ? 'enabled' : 'refused'

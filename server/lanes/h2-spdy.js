@@ -1,7 +1,7 @@
 'use strict'
 
 const spdy = require('../compat/spdy')
-const { sendBody } = require('../send-body')
+const { sendWhole } = require('../send-body')
 
 // Lane h2: the `spdy` package, ALPN offering only h2, so a client that cannot
 // speak h2 fails the handshake instead of silently getting HTTP/1.1.
@@ -23,7 +23,7 @@ module.exports = {
     })
     return server
   },
-  sendBody,
+  sendBody: sendWhole,
   // The client's SETTINGS_ENABLE_PUSH, known once its SETTINGS frame arrived
   // (always before its first request).
   pushSupport (req) {
