@@ -13,14 +13,12 @@ const CANDIDATES = {
     path.join(process.env.LOCALAPPDATA || '', 'Google\\Chrome\\Application\\chrome.exe')]
 }
 
-const INSTALL_HINT = 'install one (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set CHROME_PATH to its executable'
+const INSTALL_HINT = 'install one (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set CHROME_PATH to its executable' +
+  (process.env.CHROME_PATH ? ` (CHROME_PATH=${process.env.CHROME_PATH} does not exist)` : '')
 
 // CHROME_PATH, else the usual install paths; null when none is found.
 function findChrome (env = process.env) {
-  if (env.CHROME_PATH) {
-    if (!fs.existsSync(env.CHROME_PATH)) throw new Error(`CHROME_PATH=${env.CHROME_PATH} does not exist: ${INSTALL_HINT}`)
-    return env.CHROME_PATH
-  }
+  if (env.CHROME_PATH) return fs.existsSync(env.CHROME_PATH) ? env.CHROME_PATH : null
   return (CANDIDATES[process.platform] || []).find(p => fs.existsSync(p)) || null
 }
 

@@ -4,7 +4,7 @@
 const { parseConfig, helpText, isLoopback } = require('./config')
 const { loadOrCreateCertificate, CertError } = require('./certs')
 const { startAll, PortError } = require('./start')
-const { chromeCommand, launchChrome } = require('./chrome')
+const { chromeCommand, launchChrome, findChrome, INSTALL_HINT } = require('./chrome')
 const { InputError } = require('./errors')
 
 async function main (argv) {
@@ -13,6 +13,8 @@ async function main (argv) {
     console.log(helpText())
     return
   }
+  // Know before starting anything whether --chrome can work.
+  if (config.chrome && !findChrome()) throw new InputError(`--chrome: no Chrome or Chromium found: ${INSTALL_HINT}`)
   const tls = await loadOrCreateCertificate({ dir: config.certsDir, regenerate: config.regenerateCerts })
   if (config.regenerateCerts) {
     console.log(`New certificate in ${tls.dir} (SPKI sha256 ${tls.spki})`)
@@ -29,8 +31,13 @@ async function main (argv) {
   console.log('Open the page in Chrome/Chromium trusting this certificate (or run `npm run chrome`):')
   console.log(`  ${chromeCommand({ spki: tls.spki, url: `${running.page.url}/` })}`)
   if (config.chrome) {
-    const { executable } = launchChrome({ spki: tls.spki, url: `${running.page.url}/` })
-    console.log(`Started ${executable}`)
+    try {
+      const { executable } = launchChrome({ spki: tls.spki, url: `${running.page.url}/` })
+      console.log(`Started ${executable}`)
+    } catch (err) {
+      await running.close()
+      throw err
+    }
   }
   let closing = false
   const stop = signal => {

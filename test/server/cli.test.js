@@ -12,8 +12,12 @@ const ENTRY = path.join(__dirname, '..', '..', 'server', 'index.js')
 
 // Runs the CLI; resolves once `until` matches stdout (then the caller
 // stops it) or when it exits.
+const children = new Set()
+
 function runCli (args, { until, env = {} } = {}) {
   const child = spawn(process.execPath, [ENTRY, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(child)
+  child.on('exit', () => children.delete(child))
   const out = { stdout: '', stderr: '', code: null, child }
   const exited = new Promise(resolve => child.on('exit', (code, signal) => { out.code = code; out.signal = signal; resolve(out) }))
   const ready = new Promise(resolve => {
@@ -29,6 +33,8 @@ describe('npm start (server/index.js)', function () {
   let certsDir
   before(() => { certsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-cli-')) })
   after(() => fs.rmSync(certsDir, { recursive: true, force: true }))
+  // A failed test must not leave a server running (mocha would never exit).
+  afterEach(() => { for (const child of children) child.kill('SIGKILL') })
   const ports = ['--port', '0', '--h1-port', '0', '--h2-port', '0', '--certs-dir']
 
   it('prints --help and exits 0', async () => {
@@ -83,6 +89,29 @@ describe('npm start (server/index.js)', function () {
     const out = await runCli(['--port', 'abc']).exited
     assert.equal(out.code, 1)
     assert.match(out.stderr, /h2bench: --port \(H2BENCH_PORT\) must be a port 0…65535/)
+  })
+
+  it('--chrome starts the local Chrome (CHROME_PATH) on the page, trusting the certificate in a throw-away profile', async () => {
+    const fake = path.join(certsDir, 'fake-chrome.sh')
+    const argsFile = path.join(certsDir, 'chrome-args.txt')
+    fs.writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 })
+    const run = runCli([...ports, certsDir, '--chrome'], { until: /Started /, env: { CHROME_PATH: fake } })
+    const out = await run.ready
+    run.child.kill('SIGTERM')
+    await run.exited
+    const spki = /SPKI sha256: (\S+)/.exec(out.stdout)[1]
+    const page = /h2bench page +(\S+)/.exec(out.stdout)[1]
+    for (let i = 0; i < 50 && !fs.existsSync(argsFile); i++) await new Promise(resolve => setTimeout(resolve, 50))
+    const args = fs.readFileSync(argsFile, 'utf8').trim().split('\n')
+    assert.ok(args.includes(`--ignore-certificate-errors-spki-list=${spki}`), args.join(' '))
+    assert.ok(args.some(a => /^--user-data-dir=.*h2bench-chrome-/.test(a)), args.join(' '))
+    assert.equal(args.at(-1), page)
+  })
+
+  it('says how to get a browser when CHROME_PATH points nowhere', async () => {
+    const out = await runCli([...ports, certsDir, '--chrome'], { env: { CHROME_PATH: '/nonexistent/chrome' } }).exited
+    assert.equal(out.code, 1)
+    assert.match(out.stderr, /--chrome: no Chrome or Chromium found: install one .*CHROME_PATH=\/nonexistent\/chrome does not exist/)
   })
 
   it('warns when listening beyond loopback', async () => {
