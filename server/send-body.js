@@ -1,15 +1,9 @@
 'use strict'
 
-// How a lane hands a whole response body (always a view of the shared
+// How every lane hands a response body (always a view of the shared
 // payload block, or a small rendered page) to its server.
 
 const CHUNK = 256 * 1024
-
-// One end(body). spdy resets multi-chunk responses intermittently in
-// Chromium on Node >= 15 (node-spdy#380), so the spdy lane writes whole.
-function sendWhole (res, body) {
-  res.end(body)
-}
 
 // The body in CHUNK-sized views, each written only when the previous one has
 // drained. A single res.end(16 MiB) on a TLS socket encrypts all of it at
@@ -37,4 +31,4 @@ function sendPaced (res, body) {
   pump()
 }
 
-module.exports = { sendWhole, sendPaced, CHUNK }
+module.exports = { sendPaced, CHUNK }

@@ -111,4 +111,10 @@ spdy.response.writeHead = function (statusCode, reason, obj) {
   }
 }
 
+// 5. Throughput and memory of response bodies: see ./spdy-send.js.
+const { MAX_CHUNK } = require('./spdy-send')
+
+// Connection options every spdy server of this project uses.
+spdy.connectionOptions = { maxChunk: MAX_CHUNK }
+
 module.exports = spdy

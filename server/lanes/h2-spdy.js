@@ -1,7 +1,7 @@
 'use strict'
 
 const spdy = require('../compat/spdy')
-const { sendWhole } = require('../send-body')
+const { sendPaced } = require('../send-body')
 
 // Lane h2: the `spdy` package, ALPN offering only h2, so a client that cannot
 // speak h2 fails the handshake instead of silently getting HTTP/1.1.
@@ -11,7 +11,7 @@ module.exports = {
   protocol: 'h2',
   defaultPort: 3002,
   createServer (app, tls) {
-    const server = spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true } }, app)
+    const server = spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true, connection: spdy.connectionOptions } }, app)
     // spdy hands a TLS connection that negotiated no ALPN at all to its
     // plain HTTP/1.1 handler: close it instead, so this lane never measures
     // HTTP/1.1 while claiming h2. spdy's own listener is wrapped, not raced.
@@ -23,7 +23,7 @@ module.exports = {
     })
     return server
   },
-  sendBody: sendWhole,
+  sendBody: sendPaced,
   // The client's SETTINGS_ENABLE_PUSH, known once its SETTINGS frame arrived
   // (always before its first request).
   pushSupport (req) {

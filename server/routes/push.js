@@ -29,8 +29,21 @@ function parsePushQuery (query) {
   return {
     assets: parseIntParam(assets, { param: 'assets', min: LIMITS.minAssets, max: LIMITS.maxAssets }),
     size: size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size),
-    mode
+    mode,
+    tag: parseTag(query)
   }
+}
+
+// Optional `tag`: the page gives each load its own, carried into the asset
+// URLs. Tagged assets are unique, so they may be cacheable, which Chrome's
+// Early Hints need: it preloads through the HTTP cache and drops a no-store
+// preload (the page then fetches the script again, initiatorType "script").
+function parseTag (query) {
+  const tag = single(query, 'tag')
+  if (tag !== undefined && !/^[\w-]{1,64}$/.test(tag)) {
+    throw new InputError(`tag must be 1…64 letters, digits, _ or -; got "${tag}"`, { param: 'tag' })
+  }
+  return tag
 }
 
 // 103 Early Hints only help over h2/h3 (browsers ignore them over HTTP/1.1)
@@ -43,8 +56,8 @@ function checkHints (lane) {
   throw new InputError(`mode=hints (103 Early Hints) is not available here: ${why}; use a node:http2 lane`, { param: 'mode' })
 }
 
-function assetPath (i, size) {
-  return `/asset/${i}.js?size=${size}`
+function assetPath (i, size, tag) {
+  return `/asset/${i}.js?size=${size}${tag === undefined ? '' : `&tag=${tag}`}`
 }
 
 function newPushStats () {
@@ -56,6 +69,7 @@ function newPushStats () {
 // script is pushed with the page; where the client refused push (Chrome sends
 // SETTINGS_ENABLE_PUSH=0) nothing is promised and the page loads them by
 // request. mode=hints: a 103 Early Hints response preloads them first.
+// &tag=T (optional) makes the asset URLs unique to this load (see parseTag).
 // The outcome is in the X-H2bench-Push header and, with the errors that only
 // show after the page was sent, at /push/stats.
 function pushRoutes (lane, stats) {
@@ -66,9 +80,9 @@ function pushRoutes (lane, stats) {
   }
 
   function page (req, res, next) {
-    const { assets, size, mode } = parsePushQuery(req.query)
+    const { assets, size, mode, tag } = parsePushQuery(req.query)
     if (mode === 'hints') checkHints(lane)
-    const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size))
+    const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size, tag))
     const support = lane.pushSupport(req, res)
     stats.pages++
     let outcome
@@ -81,7 +95,7 @@ function pushRoutes (lane, stats) {
     } else if (support === 'enabled') {
       const body = assetBody(size)
       for (const path of paths) {
-        lane.push(req, res, { path, body, headers: assetHeaders(size) }, onPushError)
+        lane.push(req, res, { path, body, headers: assetHeaders(size, tag) }, onPushError)
         stats.promised++
       }
       outcome = `promised=${assets}`
@@ -104,18 +118,33 @@ function pushRoutes (lane, stats) {
   function asset (req, res) {
     const size = single(req.query, 'size')
     const bytes = size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size)
-    res.set(assetHeaders(bytes))
+    res.set(assetHeaders(bytes, parseTag(req.query)))
     lane.sendBody(res, assetBody(bytes))
   }
 
-  return { page, asset, stats: (req, res) => res.json({ lane: lane.name, ...stats }) }
+  // `unavailable`: mode → the 400 message /push would answer, so the page can
+  // explain a combination before opening it.
+  function statsRoute (req, res) {
+    res.json({ lane: lane.name, ...stats, unavailable: unavailableModes(lane) })
+  }
+
+  return { page, asset, stats: statsRoute }
 }
 
-function assetHeaders (size) {
+function unavailableModes (lane) {
+  try {
+    checkHints(lane)
+    return {}
+  } catch (err) {
+    return { hints: err.message }
+  }
+}
+
+function assetHeaders (size, tag) {
   return {
     'content-type': 'application/javascript; charset=utf-8',
     'content-length': String(size),
-    'cache-control': 'no-store'
+    'cache-control': tag === undefined ? 'no-store' : 'private, max-age=600'
   }
 }
 
