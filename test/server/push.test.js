@@ -130,6 +130,38 @@ describe('pushed-asset route', function () {
       })
     }
 
+    it('/push/stats names the modes a lane cannot do, with the 400 message /push would give', async () => {
+      for (const lane of servers.running.lanes) {
+        const body = JSON.parse((await laneGet(lane, '/push/stats', { ca: ca() })).body)
+        if (lane.name === 'h2n') {
+          assert.deepEqual(body.unavailable, {})
+        } else {
+          const res = await laneGet(lane, '/push?assets=1&mode=hints', { ca: ca() })
+          assert.deepEqual(body.unavailable, { hints: JSON.parse(res.body).error })
+        }
+      }
+    })
+
+    it('tag=T makes the asset URLs unique to one load, and those assets cacheable (Chrome preloads hints through its cache)', async () => {
+      const s = h2Session(servers.lane('h2n').url, { ca: ca() })
+      try {
+        const req = s.session.request({ ':path': '/push?assets=2&size=10&mode=hints&tag=abc-1' })
+        const informational = []
+        req.on('headers', h => informational.push(h))
+        req.resume()
+        await new Promise((resolve, reject) => { req.on('end', resolve); req.on('error', reject) })
+        assert.equal(informational[0].link,
+          '</asset/0.js?size=10&tag=abc-1>; rel=preload; as=script, </asset/1.js?size=10&tag=abc-1>; rel=preload; as=script')
+        const tagged = await s.get('/asset/1.js?size=10&tag=abc-1')
+        assert.equal(tagged.headers['cache-control'], 'private, max-age=600')
+        assert.equal(tagged.body.length, 10)
+        const untagged = await s.get('/asset/1.js?size=10')
+        assert.equal(untagged.headers['cache-control'], 'no-store')
+      } finally {
+        await s.close()
+      }
+    })
+
     it('mode=none promises nothing even to a client that accepts push', async () => {
       const s = h2Session(servers.lane('h2').url, { ca: ca(), enablePush: true })
       try {
@@ -144,7 +176,8 @@ describe('pushed-asset route', function () {
 
   describe('bad input', () => {
     for (const [query, param] of [['', 'assets'], ['assets=0', 'assets'], ['assets=101', 'assets'],
-      ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets'], ['assets=1&mode=pull', 'mode']]) {
+      ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets'], ['assets=1&mode=pull', 'mode'],
+      ['assets=1&tag=a%20b', 'tag'], ['assets=1&tag=' + 'x'.repeat(65), 'tag']]) {
       it(`/push?${query} is a 400 naming ${param}`, async () => {
         const res = await h1Get(`${servers.lane('h1').url}/push?${query}`, { ca: ca() })
         assert.equal(res.status, 400)

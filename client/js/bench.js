@@ -1,0 +1,293 @@
+// window.h2bench: the one measuring function of the page and its helpers,
+// exactly as docs/run-api.md describes (the headless runner depends on it).
+// It touches no DOM: it reports through its result, the onProgress option and
+// `h2bench:*` events on window, which the page's UI listens to, so a run
+// started by the runner is drawn like one started by the Run button.
+(function () {
+  'use strict'
+
+  const stats = window.h2benchStats
+  const checks = window.h2benchOptions
+  const config = JSON.parse(document.getElementById('h2bench-config').textContent)
+  const lanes = config.lanes
+  const limits = config.limits
+
+  let current = null // the run in progress: { stopped, xhrs }
+
+  function emit (type, detail) {
+    window.dispatchEvent(new CustomEvent('h2bench:' + type, { detail: detail }))
+  }
+
+  function validate (options) {
+    return checks.validate(options, { lanes: lanes, limits: limits })
+  }
+
+  // The browser's own estimate of the network (Network Information API);
+  // null where the browser has none (Firefox, Safari).
+  function network () {
+    const c = navigator.connection
+    if (!c) return null
+    return { rtt: c.rtt, downlink: c.downlink, effectiveType: c.effectiveType, saveData: c.saveData, source: 'navigator.connection' }
+  }
+
+  function token () {
+    return Math.random().toString(36).slice(2, 6).padEnd(4, '0')
+  }
+
+  function round (v) {
+    return Math.round(v * 10) / 10
+  }
+
+  // One jqXHR, tracked so stop() can abort it; resolves (never rejects) with
+  // what happened. A body shorter or longer than asked counts as a failure:
+  // the ancestor page trusted whatever came back.
+  function get (ctl, url, expected) {
+    return new Promise(function (resolve) {
+      const xhr = $.get({ url: url, dataType: 'text' })
+      ctl.xhrs.add(xhr)
+      xhr.done(function (data, textStatus, jq) {
+        ctl.xhrs.delete(xhr)
+        const bytes = data.length // the payload is ASCII: one byte per character
+        const error = expected === undefined || bytes === expected ? null : 'got ' + bytes + ' of ' + expected + ' bytes'
+        resolve({ status: jq.status, bytes: bytes, error: error, aborted: false })
+      })
+      xhr.fail(function (jq, textStatus, thrown) {
+        ctl.xhrs.delete(xhr)
+        const aborted = textStatus === 'abort'
+        let error = aborted ? 'aborted' : (thrown || textStatus || 'error')
+        if (jq.status === 0 && !aborted) error = 'network error (status 0): no answer, or the certificate is not trusted'
+        else if (jq.status >= 400 && jq.responseJSON && jq.responseJSON.error) error = jq.responseJSON.error
+        else if (jq.status >= 400) error = 'HTTP ' + jq.status + ' ' + (jq.responseText || thrown || '').slice(0, 200)
+        resolve({ status: jq.status, bytes: 0, error: error, aborted: aborted })
+      })
+    })
+  }
+
+  function timingOf (e, t0) {
+    const rel = function (v) { return v > 0 ? round(v - t0) : null }
+    return {
+      startTime: rel(e.startTime),
+      fetchStart: rel(e.fetchStart),
+      connectStart: rel(e.connectStart),
+      connectEnd: rel(e.connectEnd),
+      requestStart: rel(e.requestStart),
+      responseStart: rel(e.responseStart),
+      responseEnd: rel(e.responseEnd),
+      nextHopProtocol: e.nextHopProtocol || null,
+      transferSize: e.transferSize
+    }
+  }
+
+  function sleep (ms) {
+    return new Promise(function (resolve) { setTimeout(resolve, ms) })
+  }
+
+  // Matches Resource Timing entries to requests by their unique URL. The
+  // browser may queue an entry a moment after the XHR settled, so it looks
+  // again briefly for any answered request still without one.
+  async function collectTimings (batch, urls, t0) {
+    for (let attempt = 0; attempt < 15; attempt++) {
+      const byName = new Map()
+      performance.getEntriesByType('resource').forEach(function (e) { byName.set(e.name, e) })
+      let missing = 0
+      batch.requests.forEach(function (req, i) {
+        if (req.timing) return
+        const e = byName.get(urls[i])
+        if (e) req.timing = timingOf(e, t0)
+        else if (req.status > 0) missing++
+      })
+      if (missing === 0) break
+      await sleep(20)
+    }
+    performance.clearResourceTimings()
+  }
+
+  // `requests` parallel $.get's at one lane; elapsed from just before the
+  // first is issued to when the last one settled (success or failure).
+  function fireBatch (ctl, lane, repeat, position, opts, onProgress) {
+    const n = opts.requests
+    const batch = { repeat: repeat, position: position, state: 'running', elapsed: null, ok: 0, failed: 0, aborted: 0, bytes: 0, requests: new Array(n) }
+    const urls = new Array(n)
+    const base = lane.url + '/option?size=' + opts.size + '&delay=' + opts.delay + '&r=' + ctl.token + '-' + lane.lane + '-' + repeat + '-'
+    for (let i = 0; i < n; i++) urls[i] = new URL(base + i).href
+    performance.clearResourceTimings()
+    let settled = 0
+    const progress = function (t) {
+      const p = { lane: lane.lane, repeat: repeat, done: settled, total: n, failed: batch.failed, elapsed: round(t) }
+      emit('progress', p)
+      if (onProgress) {
+        try { onProgress(p) } catch (err) { console.error('h2bench onProgress threw:', err) }
+      }
+    }
+    return new Promise(function (resolve) {
+      const t0 = performance.now()
+      for (let i = 0; i < n; i++) {
+        const start = performance.now() - t0
+        get(ctl, urls[i], opts.size).then(function (r) {
+          const end = performance.now() - t0
+          batch.requests[i] = { index: i, status: r.status, bytes: r.bytes, error: r.error, start: round(start), end: round(end), timing: null }
+          if (r.aborted) batch.aborted++
+          else if (r.error) batch.failed++
+          else batch.ok++
+          batch.bytes += r.bytes
+          settled++
+          if (settled === n) {
+            batch.elapsed = round(end)
+            batch.state = ctl.stopped ? 'stopped' : 'done'
+          }
+          progress(end)
+          if (settled === n) collectTimings(batch, urls, t0).then(function () { resolve(batch) })
+        })
+      }
+      progress(0)
+    })
+  }
+
+  function mostFrequent (values) {
+    const counts = new Map()
+    let best = null
+    values.forEach(function (v) {
+      counts.set(v, (counts.get(v) || 0) + 1)
+      if (best === null || counts.get(v) > counts.get(best)) best = v
+    })
+    return best
+  }
+
+  function finishLane (lane, stopped) {
+    const protocols = []
+    lane.batches.forEach(function (b) {
+      b.requests.forEach(function (r) { if (r && r.timing && r.timing.nextHopProtocol) protocols.push(r.timing.nextHopProtocol) })
+    })
+    lane.protocol = mostFrequent(protocols)
+    lane.protocolOk = lane.protocol === lane.expectedProtocol
+    lane.summary = stats.summary(lane.samples)
+    const answered = lane.batches.reduce(function (s, b) { return s + b.ok }, 0)
+    if (lane.unreachable || (answered === 0 && lane.failures > 0)) lane.state = 'failed'
+    else lane.state = stopped ? 'stopped' : 'done'
+  }
+
+  // One entry per pair of lanes that both measured something, slower first.
+  function compare (laneResults) {
+    const usable = laneResults.filter(function (l) { return l.samples.length > 0 && l.state !== 'failed' })
+    const out = []
+    for (let i = 0; i < usable.length; i++) {
+      for (let j = i + 1; j < usable.length; j++) {
+        let slower = usable[i]
+        let faster = usable[j]
+        if (slower.summary.median < faster.summary.median) { slower = usable[j]; faster = usable[i] }
+        const r = stats.ratio(slower.samples, faster.samples)
+        out.push({ slower: slower.lane, faster: faster.lane, ratio: r.ratio, low: r.low, high: r.high })
+      }
+    }
+    return out
+  }
+
+  async function measure (ctl, opts, onProgress) {
+    const started = new Date()
+    const result = {
+      id: started.toISOString() + '-' + token(),
+      startedAt: started.toISOString(),
+      finishedAt: null,
+      state: 'running',
+      options: { requests: opts.requests, size: opts.size, delay: opts.delay, repeats: opts.repeats, lanes: opts.lanes, cold: opts.cold },
+      network: network(),
+      userAgent: navigator.userAgent,
+      lanes: opts.lanes.map(function (name) {
+        const l = lanes.find(function (x) { return x.name === name })
+        return {
+          lane: l.name, label: l.label, url: l.url, expectedProtocol: l.protocol, protocol: null, protocolOk: false,
+          state: 'waiting', unreachable: null, samples: [], failures: 0, summary: null, batches: []
+        }
+      }),
+      comparisons: []
+    }
+    ctl.token = Date.now().toString(36) + token()
+    // Room for a whole batch: the default buffer (250) would silently drop entries.
+    performance.setResourceTimingBufferSize(Math.max(250, opts.requests + 50))
+    emit('start', result)
+    for (let r = 0; r < opts.repeats && !ctl.stopped; r++) {
+      const order = r % 2 === 0 ? result.lanes : result.lanes.slice().reverse()
+      for (let p = 0; p < order.length && !ctl.stopped; p++) {
+        const lane = order[p]
+        if (lane.unreachable) continue
+        lane.state = 'running'
+        if (!opts.cold) {
+          emit('lane', { lane: lane, phase: 'warmup', repeat: r })
+          const warm = await get(ctl, lane.url + '/option?size=0&delay=0')
+          if (ctl.stopped) break
+          if (warm.error) {
+            lane.unreachable = { status: warm.status, error: warm.error }
+            lane.state = 'failed'
+            emit('lane', { lane: lane, phase: 'unreachable', repeat: r })
+            continue
+          }
+        }
+        emit('lane', { lane: lane, phase: 'batch', repeat: r })
+        const batch = await fireBatch(ctl, lane, r, p, opts, onProgress)
+        lane.batches.push(batch)
+        lane.failures += batch.failed
+        if (batch.state === 'done') lane.samples.push(batch.elapsed)
+        // Cold runs have no warm-up to tell an untrusted lane: a batch that
+        // got not one answer (status 0 throughout) tells it instead.
+        if (batch.state === 'done' && batch.ok === 0 && batch.requests.every(function (q) { return q.status === 0 })) {
+          lane.unreachable = { status: 0, error: batch.requests[0].error }
+        }
+        emit('batch', { lane: lane, batch: batch })
+      }
+    }
+    result.lanes.forEach(function (l) { finishLane(l, ctl.stopped) })
+    result.comparisons = compare(result.lanes)
+    result.finishedAt = new Date().toISOString()
+    if (ctl.stopped) result.state = 'stopped'
+    else result.state = result.lanes.some(function (l) { return l.state === 'failed' }) ? 'failed' : 'done'
+    emit('end', result)
+    return result
+  }
+
+  function run (options) {
+    if (current) return Promise.reject(new Error('a run is already in progress: wait for it or call h2bench.stop()'))
+    const checked = validate(options)
+    if (!checked.ok) {
+      const fields = Object.keys(checked.errors)
+      const err = new Error('invalid options: ' + fields.map(function (f) { return checked.errors[f] }).join('; '))
+      err.errors = checked.errors
+      return Promise.reject(err)
+    }
+    if (checked.unknown.length) console.warn('h2bench.run: ignoring unknown option(s) ' + checked.unknown.join(', '))
+    const ctl = { stopped: false, xhrs: new Set(), token: '' }
+    current = ctl
+    return measure(ctl, checked.options, options && options.onProgress).then(function (result) {
+      current = null
+      return result
+    }, function (err) {
+      current = null
+      emit('error', err)
+      throw err
+    })
+  }
+
+  // Aborts every outstanding request; run()'s promise then resolves with
+  // state "stopped" and what was measured. false when nothing was running.
+  function stop () {
+    if (!current) return false
+    current.stopped = true
+    Array.from(current.xhrs).forEach(function (x) { x.abort() })
+    return true
+  }
+
+  performance.addEventListener('resourcetimingbufferfull', function () {
+    // Something else filled it mid-batch (e.g. page assets): make room rather than lose entries.
+    performance.setResourceTimingBufferSize(performance.getEntriesByType('resource').length * 2 + 250)
+  })
+
+  window.h2bench = {
+    run: run,
+    stop: stop,
+    validate: function (options) { const r = validate(options); return { ok: r.ok, errors: r.errors } },
+    running: function () { return current !== null },
+    lanes: lanes,
+    limits: limits,
+    spki: config.spki,
+    stats: stats
+  }
+}())

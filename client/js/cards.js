@@ -1,0 +1,120 @@
+// One card per lane: state, progress k/N, elapsed time, failures, and the
+// protocol the browser really used (Resource Timing nextHopProtocol), with a
+// warning when a lane did not speak the protocol it exists to measure.
+(function () {
+  'use strict'
+
+  const ui = window.h2benchUi
+  const f = ui.format
+
+  function card (lane) {
+    return document.querySelector('.card[data-lane="' + lane + '"]')
+  }
+
+  function set (el, selector, text) {
+    el.querySelector(selector).textContent = text
+  }
+
+  function setState (lane, state, text) {
+    const el = card(lane)
+    if (!el) return
+    const badge = el.querySelector('.state')
+    badge.dataset.state = state
+    badge.textContent = text || state
+    el.dataset.state = state
+  }
+
+  function warn (lane, text) {
+    const w = card(lane).querySelector('.warning')
+    w.hidden = !text
+    w.textContent = text || ''
+  }
+
+  function reset (lane, included, repeats) {
+    const el = card(lane)
+    if (!el) return
+    el.classList.toggle('excluded', !included)
+    setState(lane, included ? 'waiting' : 'idle', included ? 'waiting' : 'not in this run')
+    set(el, '.elapsed .value', '—')
+    set(el, '.elapsed .what', included ? 'waiting for its turn' : '')
+    set(el, '.count', included ? '0 batches of ' + repeats : '—')
+    set(el, '.failures', '0')
+    el.querySelector('.failures').classList.remove('bad')
+    set(el, '.minmax', '—')
+    set(el, '.mean', '—')
+    set(el, '.spread', '—')
+    el.querySelector('.bar').style.width = '0%'
+    warn(lane, '')
+  }
+
+  // Live, while a batch runs: k/N requests of batch r of R.
+  function progress (lane, p, repeats, failuresBefore) {
+    const el = card(lane)
+    if (!el) return
+    set(el, '.elapsed .value', f.ms(p.elapsed))
+    set(el, '.elapsed .what', 'batch ' + (p.repeat + 1) + ' of ' + repeats + ', so far')
+    set(el, '.count', p.done + '/' + p.total + ' requests · batch ' + (p.repeat + 1) + '/' + repeats)
+    const failures = failuresBefore + p.failed
+    set(el, '.failures', String(failures))
+    el.querySelector('.failures').classList.toggle('bad', failures > 0)
+    el.querySelector('.bar').style.width = (p.total ? 100 * p.done / p.total : 0) + '%'
+  }
+
+  // After a batch or at the end: the lane's numbers so far.
+  function summary (l, repeats, final) {
+    const el = card(l.lane)
+    if (!el) return
+    const s = window.h2bench.stats.summary(l.samples)
+    const batches = l.batches.length
+    set(el, '.elapsed .value', f.ms(s.median))
+    set(el, '.elapsed .what', s.n ? 'median of ' + s.n + ' batch' + (s.n === 1 ? '' : 'es') : 'no completed batch')
+    set(el, '.count', batches + '/' + repeats + ' batches' + (batches ? ' × ' + l.batches[batches - 1].requests.length + ' requests' : ''))
+    set(el, '.minmax', s.n ? f.ms(s.min) + ' / ' + f.ms(s.max) : '—')
+    set(el, '.mean', s.n ? f.ms(s.mean) + ' ± ' + f.ms(s.stdev) : '—')
+    set(el, '.spread', f.percent(s.spread))
+    set(el, '.failures', String(l.failures))
+    el.querySelector('.failures').classList.toggle('bad', l.failures > 0)
+    if (final) {
+      el.querySelector('.bar').style.width = batches ? '100%' : '0%'
+      protocol(l)
+    }
+  }
+
+  function protocol (l) {
+    const el = card(l.lane)
+    const dd = el.querySelector('.protocol')
+    dd.textContent = l.protocol || '—'
+    dd.dataset.protocol = l.protocol || ''
+    dd.classList.toggle('bad', Boolean(l.protocol) && !l.protocolOk)
+    if (l.unreachable) {
+      warn(l.lane, 'Not reachable: ' + l.unreachable.error + '. See “Your browser cannot reach…” above.')
+    } else if (l.protocol && !l.protocolOk) {
+      warn(l.lane, 'This lane did not speak ' + l.expectedProtocol + ': the browser used ' + l.protocol +
+        ', so its numbers do not measure ' + l.expectedProtocol + '.')
+    } else if (!l.protocol && l.batches.some(function (b) { return b.ok > 0 })) {
+      warn(l.lane, 'The browser reported no protocol (Resource Timing entries missing or hidden).')
+    } else {
+      warn(l.lane, '')
+    }
+  }
+
+  // Before any run: what the page's probe of the lane found.
+  function probed (lane, p) {
+    const el = card(lane.name)
+    if (!el) return
+    if (p.ok) {
+      const dd = el.querySelector('.protocol')
+      dd.textContent = (p.protocol || '?') + ' (probe)'
+      dd.dataset.protocol = p.protocol || ''
+      const bad = p.protocol && p.protocol !== lane.protocol
+      dd.classList.toggle('bad', Boolean(bad))
+      if (bad) warn(lane.name, 'The probe request used ' + p.protocol + ', not ' + lane.protocol + '.')
+      setState(lane.name, 'idle', 'ready')
+    } else {
+      setState(lane.name, 'failed', 'unreachable')
+      warn(lane.name, 'Not reachable: ' + p.error + '. See “Your browser cannot reach…” above.')
+    }
+  }
+
+  ui.cards = { reset: reset, setState: setState, progress: progress, summary: summary, protocol: protocol, probed: probed, warn: warn }
+}())

@@ -1,0 +1,222 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const path = require('node:path')
+const { useServers } = require('../support/servers')
+const { launchBrowser } = require('../support/browser')
+const { openPage, runFromForm, countOptionRequests } = require('../support/page')
+
+const SCREENSHOT = path.join(__dirname, '..', '..', 'docs', 'screenshot.png')
+
+describe('the h2bench page in Chromium', function () {
+  this.timeout(60000)
+  const servers = useServers()
+  let browser = null
+  let page = null
+  let errors = null
+  const pageUrl = () => `${servers.running.page.url}/`
+  const laneUrl = name => servers.lane(name).url
+
+  before(async () => { browser = await launchBrowser(servers.tls) })
+  after(async () => { if (browser) await browser.close() })
+  beforeEach(async () => { ({ page, errors } = await openPage(browser, pageUrl())) })
+  afterEach(async () => {
+    if (page) await page.close()
+    assert.deepEqual(errors, [], 'no console errors')
+  })
+
+  it('runs every lane from the Run button: N responses each, the expected protocols, times in the cards', async () => {
+    const requests = countOptionRequests(page)
+    const result = await runFromForm(page, { requests: 20, size: 10, unit: 'kb', delay: 5, repeats: 2 })
+    assert.equal(result.state, 'done')
+    assert.deepEqual(result.options, { requests: 20, size: 10240, delay: 5, repeats: 2, lanes: ['h1', 'h2', 'h2n'], cold: false })
+    for (const lane of result.lanes) {
+      assert.equal(lane.samples.length, 2, lane.lane)
+      assert.equal(lane.failures, 0, lane.lane)
+      assert.equal(lane.protocol, lane.lane === 'h1' ? 'http/1.1' : 'h2')
+      assert.ok(lane.protocolOk)
+      // Warm-up first, then the batch; repeat 1 goes in reverse lane order.
+      assert.deepEqual(lane.batches.map(b => b.position), lane.lane === 'h2' ? [1, 1] : lane.lane === 'h1' ? [0, 2] : [2, 0])
+      for (const b of lane.batches) {
+        assert.equal(b.requests.length, 20)
+        assert.equal(b.ok, 20)
+        assert.equal(b.bytes, 20 * 10240)
+        assert.ok(b.requests.every(r => r.status === 200 && r.bytes === 10240 && r.timing && r.timing.responseEnd > 0))
+      }
+      assert.equal(requests.byOrigin[laneUrl(lane.lane)], 2 * (20 + 1), `${lane.lane}: 2 × (warm-up + 20)`)
+      const card = page.locator(`.card[data-lane="${lane.lane}"]`)
+      assert.equal(await card.locator('.state').textContent(), 'done')
+      assert.match(await card.locator('.elapsed .value').textContent(), /^\d+(\.\d)? m?s$/)
+      assert.equal(await card.locator('.protocol').textContent(), lane.protocol)
+      assert.equal(await card.locator('.warning').isHidden(), true)
+    }
+    assert.equal(result.comparisons.length, 3)
+    assert.equal(await page.locator('#ratios .ratio').count(), 3)
+    assert.match(await page.textContent('#status'), /^Done/)
+  })
+
+  it('shows HTTP/2 beating HTTP/1.1 under 200 ms of latency, with waves in the waterfall; saves the screenshot', async () => {
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 200, downloadThroughput: -1, uploadThroughput: -1 })
+    const result = await runFromForm(page, { requests: 30, size: 1, unit: 'kb', delay: 0, repeats: 3 })
+    const median = name => result.lanes.find(l => l.lane === name).summary.median
+    // ⌈30/6⌉ = 5 round trips on six HTTP/1.1 connections against 1 over HTTP/2.
+    assert.ok(median('h1') > 2 * median('h2'), `h1 ${median('h1')} ms vs h2 ${median('h2')} ms`)
+    assert.ok(median('h1') > 2 * median('h2n'), `h1 ${median('h1')} ms vs h2n ${median('h2n')} ms`)
+    assert.ok(median('h1') > 800, `h1 ${median('h1')} ms`)
+    const ratio = page.locator('#ratios .ratio[data-slower="h1"][data-faster="h2"]')
+    assert.match(await ratio.textContent(), /HTTP\/2 \(spdy\) is [\d.]+× faster than HTTP\/1\.1 \(node:https\) \(quartile range [\d.]+–[\d.]+×\)/)
+    const inFlight = async lane => Number(await page.getAttribute(`.waterfall[data-lane="${lane}"] canvas`, 'data-max-in-flight'))
+    assert.ok(await inFlight('h1') <= 6, 'HTTP/1.1: at most six connections')
+    assert.ok(await inFlight('h2') > 6, 'HTTP/2: one wave')
+    assert.equal(result.network.source, 'navigator.connection')
+    assert.match(await page.textContent('#network-text'), /browser’s own estimate/)
+    await page.screenshot({ path: SCREENSHOT, fullPage: true })
+    assert.ok(fs.statSync(SCREENSHOT).size > 10000)
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+  })
+
+  it('refuses invalid input next to the field and fires nothing', async () => {
+    const requests = countOptionRequests(page)
+    await page.fill('#requests', '-5')
+    await page.fill('#size', '65')
+    await page.selectOption('#size-unit', 'mb')
+    await page.fill('#delay', 'soon')
+    await page.fill('#repeats', '0')
+    await page.click('#run')
+    assert.match(await page.textContent('#requests-error'), /requests must be an integer 1…10000; got "-5"/)
+    assert.match(await page.textContent('#size-error'), /size must be 0…67108864 bytes/)
+    assert.match(await page.textContent('#delay-error'), /delay must be an integer 0…60000 ms; got "soon"/)
+    assert.match(await page.textContent('#repeats-error'), /repeats must be an integer 1…100/)
+    assert.equal(await page.getAttribute('#requests', 'aria-invalid'), 'true')
+    assert.match(await page.textContent('#status'), /Nothing was sent/)
+    await page.fill('#requests', '10')
+    await page.fill('#size', '1')
+    await page.fill('#delay', '0')
+    await page.fill('#repeats', '1')
+    for (const box of await page.$$('input[name="lane"]')) await box.uncheck()
+    await page.click('#run')
+    assert.match(await page.textContent('#lanes-error'), /choose at least one lane/)
+    const rejected = await page.evaluate(() => window.h2bench.run({ requests: 10, delay: -1 }).then(() => null, e => e.message))
+    assert.match(rejected, /delay must be an integer 0…60000 ms/)
+    await page.waitForTimeout(300)
+    assert.equal(requests.total, 0)
+    assert.equal(await page.evaluate(() => window.__results.length), 0)
+  })
+
+  it('Stop aborts the outstanding requests and keeps what was measured', async () => {
+    await page.evaluate(() => {
+      window.__batches = 0
+      window.addEventListener('h2bench:batch', () => window.__batches++)
+    })
+    await page.fill('#requests', '5')
+    await page.fill('#delay', '1500')
+    await page.fill('#repeats', '3')
+    await page.uncheck('input[name="lane"][value="h2"]')
+    await page.click('#run')
+    await page.waitForFunction(() => window.__batches === 1, null, { timeout: 10000 })
+    await page.waitForTimeout(300) // the second lane's batch is now waiting on its 1.5 s delay
+    const stoppedAt = Date.now()
+    await page.click('#stop')
+    await page.waitForFunction(() => window.__results.length === 1, null, { timeout: 5000 })
+    assert.ok(Date.now() - stoppedAt < 1000, 'aborted, not waited for')
+    const result = await page.evaluate(() => window.__results[0])
+    assert.equal(result.state, 'stopped')
+    const [h1, h2n] = result.lanes
+    assert.equal(h1.samples.length, 1, 'the finished batch is kept')
+    assert.ok(h1.summary.median >= 1500)
+    assert.equal(h2n.samples.length, 0)
+    assert.equal(h2n.batches[0].state, 'stopped')
+    assert.equal(h2n.batches[0].aborted, 5)
+    assert.equal(h2n.failures, 0, 'aborted requests are not failures')
+    assert.equal(await page.textContent('.card[data-lane="h1"] .state'), 'stopped')
+    assert.match(await page.textContent('.card[data-lane="h1"] .elapsed .value'), /^1\.\d+ s$|^\d{4} ms$/)
+    assert.match(await page.textContent('#status'), /^Stopped/)
+    assert.equal(await page.isEnabled('#run'), true)
+    const row = page.locator(`#history-table tr[data-run-id="${result.id}"]`)
+    assert.equal(await row.count(), 2)
+  })
+
+  it('keeps the history across a reload, exports it as CSV and JSON, and clears it only when confirmed', async () => {
+    const result = await runFromForm(page, { requests: 3, size: 1, unit: 'kb', delay: 0, repeats: 1 })
+    const shown = await page.$$eval('#history-table tbody tr', trs => trs.map(tr => tr.dataset.runId))
+    assert.ok(shown.includes(result.id))
+    await page.reload()
+    const afterReload = await page.$$eval('#history-table tbody tr', trs => trs.map(tr => tr.dataset.runId))
+    assert.deepEqual(afterReload, shown)
+
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')])
+    assert.match(csvDownload.suggestedFilename(), /^h2bench-history-.*\.csv$/)
+    const csv = fs.readFileSync(await csvDownload.path(), 'utf8').trim().split('\r\n')
+    assert.match(csv[0], /^time,runId,lane,label,requests,size,delay,repeats,cold,effectiveType,rtt,downlink,/)
+    assert.equal(csv.length - 1, shown.length, 'one CSV row per table row')
+    for (const id of new Set(shown)) assert.ok(csv.some(line => line.includes(id)), `run ${id} in the CSV`)
+    const mine = csv.filter(line => line.includes(result.id))
+    assert.equal(mine.length, 3)
+    assert.ok(mine.some(line => /,h1,HTTP\/1\.1 \(node:https\),3,1024,0,1,false,/.test(line)))
+
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')])
+    const exported = JSON.parse(fs.readFileSync(await jsonDownload.path(), 'utf8'))
+    assert.equal(exported.rows.length, shown.length)
+    assert.equal(exported.rows.filter(r => r.runId === result.id).length, 3)
+
+    page.once('dialog', d => d.dismiss())
+    await page.click('#clear-history')
+    assert.equal(await page.locator('#history-table tr[data-run-id]').count(), shown.length)
+    page.once('dialog', d => d.accept())
+    await page.click('#clear-history')
+    assert.equal(await page.locator('#history-table tr[data-run-id]').count(), 0)
+    await page.reload()
+    assert.equal(await page.locator('#history-table tr[data-run-id]').count(), 0)
+  })
+
+  it('is usable from the keyboard: Enter in a field runs, focus is visible', async () => {
+    await page.fill('#requests', '2')
+    await page.fill('#size', '0')
+    await page.fill('#delay', '0')
+    await page.fill('#repeats', '1')
+    await page.focus('#repeats')
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => window.__results.length === 1)
+    await page.focus('#run')
+    const outline = await page.$eval('#run', el => getComputedStyle(el).outlineStyle)
+    assert.notEqual(outline, 'none')
+    const labels = await page.$$eval('#run-form input[type="text"]', inputs => inputs.map(i => document.querySelector(`label[for="${i.id}"]`) !== null))
+    assert.ok(labels.every(Boolean))
+  })
+})
+
+describe('the h2bench page when the browser does not trust the certificate', function () {
+  this.timeout(30000)
+  const servers = useServers()
+  let browser = null
+  before(async () => {
+    // Another key's hash: Chromium now rejects the lanes' certificate.
+    browser = await launchBrowser({ spki: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' })
+  })
+  after(async () => { if (browser) await browser.close() })
+
+  it('says so, names the lanes, and shows both ways out with the SPKI flag', async () => {
+    const { page } = await openPage(browser, `${servers.running.page.url}/`, { expectReady: false })
+    await page.waitForSelector('#trust', { state: 'visible', timeout: 10000 })
+    const text = await page.textContent('#trust')
+    for (const lane of servers.running.lanes) {
+      assert.ok(text.includes(lane.label), lane.label)
+      assert.equal(await page.locator(`#trust-links a[href="${lane.url}/"]`).count(), 1)
+    }
+    assert.ok(text.includes('npm run chrome'))
+    assert.ok(text.includes(`--ignore-certificate-errors-spki-list=${servers.tls.spki}`))
+    // A run fails fast: the warm-up fails with status 0 and no batch is fired.
+    const result = await page.evaluate(() => window.h2bench.run({ requests: 5, repeats: 2 }))
+    assert.equal(result.state, 'failed')
+    for (const lane of result.lanes) {
+      assert.equal(lane.state, 'failed')
+      assert.equal(lane.unreachable.status, 0)
+      assert.equal(lane.batches.length, 0)
+    }
+    assert.equal(await page.textContent('.card[data-lane="h1"] .state'), 'unreachable')
+    await page.close()
+  })
+})

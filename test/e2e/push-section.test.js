@@ -1,0 +1,81 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const { useServers } = require('../support/servers')
+const { launchBrowser } = require('../support/browser')
+const { openPage } = require('../support/page')
+
+describe('the page: Push & Early Hints', function () {
+  this.timeout(60000)
+  const servers = useServers()
+  let browser = null
+  let page = null
+  let errors = null
+  const popups = []
+
+  before(async () => {
+    browser = await launchBrowser(servers.tls)
+    browser.context.on('page', p => {
+      popups.push(p)
+      p.on('console', m => { if (m.type() === 'error') errors.push(`popup console: ${m.text()}`) })
+      p.on('pageerror', e => errors.push(`popup pageerror: ${e.message}`))
+    })
+    ;({ page, errors } = await openPage(browser, `${servers.running.page.url}/`))
+  })
+  after(async () => { if (browser) await browser.close() })
+  afterEach(() => assert.deepEqual(errors, [], 'no console errors'))
+
+  async function load (lane, mode, { assets = 3, sizeKb = 20 } = {}) {
+    const before = await page.locator('#push-table tbody tr[data-lane]').count()
+    await page.selectOption('#push-lane', lane)
+    await page.selectOption('#push-mode', mode)
+    await page.fill('#push-assets', String(assets))
+    await page.fill('#push-size', String(sizeKb))
+    await page.click('#push-open')
+    await page.waitForFunction(n => document.querySelectorAll('#push-table tbody tr[data-lane]').length > n, before, { timeout: 20000 })
+    const row = page.locator('#push-table tbody tr[data-lane]').first()
+    return {
+      outcome: await row.getAttribute('data-outcome'),
+      earlyHints: Number(await row.getAttribute('data-early-hints')),
+      text: await row.innerText()
+    }
+  }
+
+  it('loads the asset page as a navigation on h2n with 103 Early Hints, and sees the preloads used', async () => {
+    const warm = await load('h2n', 'none') // a fresh profile's first navigation is slow: keep it out of the hints row
+    assert.equal(warm.outcome, 'none')
+    assert.equal(warm.earlyHints, 0)
+    const row = await load('h2n', 'hints')
+    assert.equal(row.outcome, 'hints=3')
+    // Chrome marks preloads that came from the 103 with initiatorType "early-hints".
+    assert.ok(row.earlyHints >= 1, row.text)
+    assert.match(row.text, /103 sent with 3 preload link\(s\)\tyes, \d\/3 scripts\th2\t/)
+    assert.match(await page.textContent('#push-status'), /^Done: HTTP\/2 \(node:http2\), mode hints, 3\/3 scripts loaded/)
+  })
+
+  it('shows push refused by Chrome on h2 and impossible on h1', async () => {
+    const h2 = await load('h2', 'push')
+    assert.equal(h2.outcome, 'refused-by-client')
+    assert.match(h2.text, /push refused by the browser/)
+    const h1 = await load('h1', 'push')
+    assert.equal(h1.outcome, 'unsupported-by-lane')
+    assert.match(h1.text, /http\/1\.1/)
+  })
+
+  it('explains and disables hints where the lane cannot send them, with the server\'s own message', async () => {
+    const opened = popups.length
+    for (const [lane, why] of [['h1', /browsers ignore them over HTTP\/1\.1/], ['h2', /spdy breaks the connection on a 103 response/]]) {
+      await page.selectOption('#push-lane', lane)
+      await page.selectOption('#push-mode', 'hints')
+      assert.match(await page.textContent('#push-mode-error'), why)
+      assert.equal(await page.isDisabled('#push-open'), true)
+    }
+    await page.selectOption('#push-lane', 'h2n')
+    assert.equal(await page.textContent('#push-mode-error'), '')
+    assert.equal(await page.isDisabled('#push-open'), false)
+    await page.fill('#push-assets', '0')
+    await page.click('#push-open')
+    assert.match(await page.textContent('#push-assets-error'), /scripts must be an integer 1…100/)
+    assert.equal(popups.length, opened, 'no window opened')
+  })
+})
