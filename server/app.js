@@ -43,7 +43,7 @@ function createApp (lane) {
 
   app.use((req, res) => {
     res.status(404).json({
-      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=, /asset/<i>.js, /push/stats, /lane`,
+      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane`,
       param: null
     })
   })

@@ -2,7 +2,7 @@
 
 const debug = require('debug')('h2bench:push')
 const { InputError } = require('../errors')
-const { LIMITS, parseSize, parseIntParam, payload, single } = require('../payload')
+const { LIMITS, parseSize, parseIntParam, parseDelay, payload, single } = require('../payload')
 
 const DEFAULT_ASSET_SIZE = 290 * 1024 // the source study pushed one 290 KB script
 
@@ -30,8 +30,28 @@ function parsePushQuery (query) {
     assets: parseIntParam(assets, { param: 'assets', min: LIMITS.minAssets, max: LIMITS.maxAssets }),
     size: size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size),
     mode,
-    tag: parseTag(query)
+    tag: parseTag(query),
+    delay: parseDelayQuery(query)
   }
+}
+
+// Optional `delay` (ms, absent = 0): server think time before the page and
+// before each requested asset, carried into the asset URLs like `size`.
+function parseDelayQuery (query) {
+  const delay = single(query, 'delay')
+  return delay === undefined ? 0 : parseDelay(delay)
+}
+
+// Runs `send` after `delay` ms, unless the client went away meanwhile (a
+// pending timer must not hold a dead response). No delay: at once.
+function afterDelay (res, delay, send) {
+  if (delay === 0) return send()
+  const timer = setTimeout(() => {
+    res.off('close', cancel)
+    if (!res.destroyed) send()
+  }, delay)
+  function cancel () { clearTimeout(timer) }
+  res.once('close', cancel)
 }
 
 // Optional `tag`: the page gives each load its own, carried into the asset
@@ -56,8 +76,8 @@ function checkHints (lane) {
   throw new InputError(`mode=hints (103 Early Hints) is not available here: ${why}; use a node:http2 lane`, { param: 'mode' })
 }
 
-function assetPath (i, size, tag) {
-  return `/asset/${i}.js?size=${size}${tag === undefined ? '' : `&tag=${tag}`}`
+function assetPath (i, size, tag, delay) {
+  return `/asset/${i}.js?size=${size}${delay ? `&delay=${delay}` : ''}${tag === undefined ? '' : `&tag=${tag}`}`
 }
 
 function newPushStats () {
@@ -70,6 +90,12 @@ function newPushStats () {
 // SETTINGS_ENABLE_PUSH=0) nothing is promised and the page loads them by
 // request. mode=hints: a 103 Early Hints response preloads them first.
 // &tag=T (optional) makes the asset URLs unique to this load (see parseTag).
+// &delay=D (optional) waits D ms before answering the page, and each asset
+// request waits D ms too (the URLs carry it). Pushed assets go out with the
+// page, after its one delay and without one of their own: the server knows
+// them already, so push saves the client a round trip plus D per asset,
+// which is what bench/push-protocol.js measures. A 103 goes out before the
+// delay, as Early Hints are meant to.
 // The outcome is in the X-H2bench-Push header and, with the errors that only
 // show after the page was sent, at /push/stats.
 function pushRoutes (lane, stats) {
@@ -80,16 +106,23 @@ function pushRoutes (lane, stats) {
   }
 
   function page (req, res, next) {
-    const { assets, size, mode, tag } = parsePushQuery(req.query)
-    if (mode === 'hints') checkHints(lane)
-    const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size, tag))
+    const { assets, size, mode, tag, delay } = parsePushQuery(req.query)
+    const paths = Array.from({ length: assets }, (_, i) => assetPath(i, size, tag, delay))
+    if (mode === 'hints') {
+      checkHints(lane)
+      // Early Hints exist to use the server's think time: sent before it.
+      res.writeEarlyHints({ link: paths.map(p => `<${p}>; rel=preload; as=script`) })
+    }
+    afterDelay(res, delay, () => sendPage(req, res, next, { assets, size, mode, tag, paths }))
+  }
+
+  function sendPage (req, res, next, { assets, size, mode, tag, paths }) {
     const support = lane.pushSupport(req, res)
     stats.pages++
     let outcome
     if (mode === 'none') {
       outcome = 'none'
     } else if (mode === 'hints') {
-      res.writeEarlyHints({ link: paths.map(p => `<${p}>; rel=preload; as=script`) })
       stats.hintedPages++
       outcome = `hints=${assets}`
     } else if (support === 'enabled') {
@@ -118,8 +151,11 @@ function pushRoutes (lane, stats) {
   function asset (req, res) {
     const size = single(req.query, 'size')
     const bytes = size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size)
-    res.set(assetHeaders(bytes, parseTag(req.query)))
-    lane.sendBody(res, assetBody(bytes))
+    const tag = parseTag(req.query)
+    afterDelay(res, parseDelayQuery(req.query), () => {
+      res.set(assetHeaders(bytes, tag))
+      lane.sendBody(res, assetBody(bytes))
+    })
   }
 
   // `unavailable`: mode → the 400 message /push would answer, so the page can

@@ -174,14 +174,64 @@ describe('pushed-asset route', function () {
     })
   })
 
+  describe('delay=D', () => {
+    it('waits D ms before the page and each requested asset; pushed assets come with the page', async () => {
+      const s = h2Session(servers.lane('h2n').url, { ca: ca(), enablePush: true })
+      try {
+        await s.get('/lane') // connection set up before timing
+        let t0 = performance.now()
+        const res = await s.get('/push?assets=2&size=10&delay=150')
+        const pageMs = performance.now() - t0
+        assert.ok(pageMs >= 145, `page after ${pageMs} ms`)
+        assert.equal(res.headers['x-h2bench-push'], 'promised=2')
+        assert.ok(res.body.toString().includes('/asset/1.js?size=10&amp;delay=150') ||
+          res.body.toString().includes('/asset/1.js?size=10&delay=150'))
+        const pushed = await Promise.all(s.pushes.map(p => p.done))
+        assert.deepEqual(pushed.map(p => p.headers[':path']).sort(), ['/asset/0.js?size=10&delay=150', '/asset/1.js?size=10&delay=150'])
+        t0 = performance.now()
+        const asset = await s.get('/asset/0.js?size=10&delay=150')
+        const assetMs = performance.now() - t0
+        assert.equal(asset.body.length, 10)
+        assert.ok(assetMs >= 145, `asset after ${assetMs} ms`)
+      } finally {
+        await s.close()
+      }
+    })
+
+    it('on every lane, the asset URLs carry the delay and an asset request waits it', async () => {
+      for (const lane of servers.running.lanes) {
+        const res = await laneGet(lane, '/push?assets=1&size=10&mode=none&delay=60', { ca: ca() })
+        assert.equal(res.status, 200, lane.name)
+        assert.match(res.body.toString(), /\/asset\/0\.js\?size=10&(amp;)?delay=60/, lane.name)
+        const t0 = performance.now()
+        const asset = await laneGet(lane, '/asset/0.js?size=10&delay=60', { ca: ca() })
+        assert.equal(asset.body.length, 10)
+        assert.ok(performance.now() - t0 >= 55, lane.name)
+      }
+    })
+
+    it('absent or 0: no delay and no delay in the asset URLs', async () => {
+      const res = await h2Get(`${servers.lane('h2').url}/push?assets=1&size=10&mode=none&delay=0`, { ca: ca() })
+      assert.ok(!res.body.toString().includes('delay'))
+    })
+  })
+
   describe('bad input', () => {
     for (const [query, param] of [['', 'assets'], ['assets=0', 'assets'], ['assets=101', 'assets'],
       ['assets=x', 'assets'], ['assets=2&size=-1', 'size'], ['assets=1&assets=2', 'assets'], ['assets=1&mode=pull', 'mode'],
-      ['assets=1&tag=a%20b', 'tag'], ['assets=1&tag=' + 'x'.repeat(65), 'tag']]) {
+      ['assets=1&tag=a%20b', 'tag'], ['assets=1&tag=' + 'x'.repeat(65), 'tag'], ['assets=1&delay=x', 'delay'],
+      ['assets=1&delay=60001', 'delay'], ['assets=1&delay=1&delay=2', 'delay']]) {
       it(`/push?${query} is a 400 naming ${param}`, async () => {
         const res = await h1Get(`${servers.lane('h1').url}/push?${query}`, { ca: ca() })
         assert.equal(res.status, 400)
         assert.equal(JSON.parse(res.body).param, param)
+      })
+    }
+    for (const query of ['delay=x', 'delay=60001', 'size=10&delay=-5']) {
+      it(`/asset/0.js?${query} is a 400 naming delay`, async () => {
+        const res = await h1Get(`${servers.lane('h1').url}/asset/0.js?${query}`, { ca: ca() })
+        assert.equal(res.status, 400)
+        assert.equal(JSON.parse(res.body).param, 'delay')
       })
     }
   })
