@@ -1,0 +1,33 @@
+'use strict'
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { chromium } = require('playwright-core')
+const { findChrome, INSTALL_HINT } = require('../server/chrome')
+
+// Launches the local Chrome/Chromium headless through playwright-core,
+// trusting the lanes' certificate the way the printed Chrome command does
+// (SPKI list), in a throw-away profile. The flags after it keep the browser
+// off networks the benchmark does not ask for.
+async function launchBrowser ({ spki, headless = true }) {
+  const executablePath = findChrome()
+  if (!executablePath) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless,
+    args: [
+      `--ignore-certificate-errors-spki-list=${spki}`,
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'
+    ]
+  })
+  const close = async () => {
+    await context.close()
+    fs.rmSync(userDataDir, { recursive: true, force: true })
+  }
+  return { context, close, executablePath }
+}
+
+module.exports = { launchBrowser, findChrome, INSTALL_HINT }

@@ -1,0 +1,27 @@
+'use strict'
+
+// Source section 四.1: 100 requests of 0.1 MB, server delay 0 … 40 ms.
+const { growth, verdict } = require('../conclusions')
+
+const DELAYS = [0, 10, 20, 30, 40]
+
+module.exports = {
+  id: 'delay',
+  title: 'Server delay sweep (100 × 0.1 MB)',
+  kind: 'page',
+  sweep: { param: 'delayMs', label: 'server delay (ms)' },
+  cells: DELAYS.map(delay => ({ requests: 100, size: '0.1mb', delay, preset: 'No throttling' })),
+  smoke: cell => ({ ...cell, requests: 6, size: '1kb' }),
+  source: { unit: 's', x: DELAYS, h1: [0.38, 0.51, 0.62, 0.78, 0.94], h2: [0.48, 0.51, 0.49, 0.48, 0.50] },
+  conclusions: [{
+    text: 'HTTP/1.1 time grows with server delay while HTTP/2 stays flat (100 requests)',
+    check (rows) {
+      const h1 = growth(rows, 'h1', 'delayMs', 0, 40)
+      const h2 = growth(rows, 'h2', 'delayMs', 0, 40)
+      if (!h1 || !h2) return verdict('not measured', 'needs lanes h1 and h2 at delays 0 and 40')
+      const ok = h1 >= 1.3 && h2 < h1 * 0.8
+      const extra = growth(rows, 'h2n', 'delayMs', 0, 40) ? `; h2n ×${growth(rows, 'h2n', 'delayMs', 0, 40).toFixed(2)}` : ''
+      return verdict(ok ? 'reproduced' : 'not reproduced', `h1 ×${h1.toFixed(2)} from 0 to 40 ms, h2 ×${h2.toFixed(2)}${extra}`)
+    }
+  }]
+}

@@ -1,0 +1,36 @@
+'use strict'
+
+// Every experiment, in report order. One file each; see delay.js for the
+// shape: id, title, kind (page | push-page | push-protocol), optional lanes
+// and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
+// smokeCells (cells → tiny cells), source (the published table, or null),
+// conclusions [{ text, check(rows) → { status, detail } }].
+const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol']
+  .map(id => require(`./${id}`))
+
+function experimentById (id) {
+  const e = EXPERIMENTS.find(x => x.id === id)
+  if (!e) throw new Error(`unknown experiment "${id}"; experiments are ${EXPERIMENTS.map(x => x.id).join(', ')}, or all`)
+  return e
+}
+
+// The cells an experiment runs: its own, or tiny ones for --smoke.
+function cellsOf (experiment, { smoke = false } = {}) {
+  if (!smoke) return experiment.cells
+  return experiment.smokeCells ? experiment.smokeCells(experiment.cells) : experiment.cells.map(experiment.smoke)
+}
+
+// The experiments named (or all), each once, in report order, with the
+// cells they will run.
+function select (ids, { smoke = false } = {}) {
+  const wanted = ids.includes('all') ? EXPERIMENTS : EXPERIMENTS.filter(e => ids.includes(e.id))
+  for (const id of ids) if (id !== 'all') experimentById(id)
+  return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke }) }))
+}
+
+// The cells to run: [{ experiment, index, cell }].
+function expand (ids, opts = {}) {
+  return select(ids, opts).flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
+}
+
+module.exports = { EXPERIMENTS, experimentById, cellsOf, select, expand }

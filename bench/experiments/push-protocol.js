@@ -1,0 +1,34 @@
+'use strict'
+
+// Push where it still works: Node's http2.connect() client accepts pushes.
+// Page + N scripts by push against page, then N scripts by request, under
+// added server delay, on both HTTP/2 lanes (no browser; bench/push-protocol.js).
+const { verdict } = require('../conclusions')
+const stats = require('../../client/js/stats')
+
+const DELAYS = [0, 10, 30, 100]
+
+module.exports = {
+  id: 'push-protocol',
+  title: 'Push vs request at the protocol level (Node http2 client, 6 × 290 KB)',
+  kind: 'push-protocol',
+  lanes: ['h2', 'h2n'],
+  sweep: { param: 'delayMs', label: 'server delay (ms)' },
+  cells: DELAYS.map(delay => ({ assets: 6, size: '290kb', delay, preset: 'No throttling' })),
+  smoke: cell => ({ ...cell, assets: 2, size: '10kb' }),
+  source: null,
+  conclusions: [{
+    text: 'Without DevTools in the way, push is faster than request (source, unthrottled: 18 ms vs 56 ms)',
+    check (rows) {
+      const ratios = []
+      for (const p of rows.filter(r => r.mode === 'push' && r.samples.length)) {
+        const q = rows.find(r => r.mode === 'request' && r.lane === p.lane && r.cell === p.cell && r.samples.length)
+        if (q && p.median > 0) ratios.push(q.median / p.median)
+      }
+      if (!ratios.length) return verdict('not measured', 'no push/request pairs')
+      const m = stats.median(ratios)
+      return verdict(m > 1.1 ? 'reproduced' : 'not reproduced',
+        `request takes ${m.toFixed(2)}× push's time (median over lanes and delays; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`)
+    }
+  }]
+}

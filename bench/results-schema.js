@@ -1,0 +1,113 @@
+'use strict'
+
+// The shape of results.json (documented field by field in docs/runner.md),
+// as data, with a small checker: no JSON-Schema dependency for one file.
+// A type is a string ('string', 'number', 'integer', 'boolean', 'null',
+// 'array'), several joined with '|', or a nested object of fields; arrays
+// of numbers are 'number[]', of strings 'string[]'.
+const ENVIRONMENT = {
+  node: 'string',
+  chromium: 'string|null',
+  userAgent: 'string|null',
+  playwrightCore: 'string|null',
+  h2bench: 'string',
+  cpu: 'string',
+  cpus: 'integer',
+  memoryGiB: 'number',
+  os: 'string',
+  date: 'string',
+  durationSeconds: 'integer',
+  lanes: 'string[]',
+  repeats: 'integer',
+  budgetSeconds: 'number',
+  smoke: 'boolean',
+  command: 'string'
+}
+
+const ROW = {
+  experiment: 'string',
+  cell: 'integer',
+  params: { requests: 'integer|null', assets: 'integer|null', sizeBytes: 'integer|null', sizeMB: 'number|null', delayMs: 'integer|null' },
+  preset: 'string',
+  lane: 'string',
+  mode: 'string|null',
+  protocol: 'string|null',
+  samples: 'number[]',
+  median: 'number|null',
+  q1: 'number|null',
+  q3: 'number|null',
+  mean: 'number|null',
+  min: 'number|null',
+  max: 'number|null',
+  failures: 'integer',
+  repeatsAsked: 'integer',
+  repeatsGot: 'integer',
+  note: 'string|null',
+  baseline: 'string|null',
+  ratioToBaseline: 'number|null'
+}
+
+// Fields only some rows have: push rows.
+const OPTIONAL = {
+  pushOutcome: 'string|null',
+  assetMedian: 'number|null',
+  pushed: 'integer'
+}
+
+function typeOk (value, type) {
+  return type.split('|').some(t => {
+    if (t === 'null') return value === null
+    if (t === 'integer') return Number.isInteger(value)
+    if (t === 'number') return typeof value === 'number' && Number.isFinite(value)
+    if (t === 'array') return Array.isArray(value)
+    if (t.endsWith('[]')) return Array.isArray(value) && value.every(v => typeOk(v, t.slice(0, -2)))
+    return typeof value === t
+  })
+}
+
+const shown = v => { const s = JSON.stringify(v); return s && s.length > 60 ? s.slice(0, 57) + '…' : s }
+
+function checkObject (value, fields, where, errors, optional = {}) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    errors.push(`${where}: expected an object`)
+    return
+  }
+  for (const [key, type] of Object.entries(fields)) {
+    if (!(key in value)) errors.push(`${where}.${key}: missing`)
+    else if (typeof type === 'object') checkObject(value[key], type, `${where}.${key}`, errors)
+    else if (!typeOk(value[key], type)) errors.push(`${where}.${key}: expected ${type}, got ${shown(value[key])}`)
+  }
+  for (const key of Object.keys(value)) {
+    if (key in fields) continue
+    if (!(key in optional)) errors.push(`${where}.${key}: not in the schema`)
+    else if (!typeOk(value[key], optional[key])) errors.push(`${where}.${key}: expected ${optional[key]}, got ${shown(value[key])}`)
+  }
+}
+
+// Consistency the types cannot say: counts and order statistics.
+function checkRow (row, where, errors) {
+  if (row.repeatsGot !== row.samples.length) errors.push(`${where}: repeatsGot ${row.repeatsGot} but ${row.samples.length} samples`)
+  if (row.repeatsGot > row.repeatsAsked) errors.push(`${where}: more repeats (${row.repeatsGot}) than asked (${row.repeatsAsked})`)
+  if (row.samples.length && !(row.min <= row.q1 && row.q1 <= row.median && row.median <= row.q3 && row.q3 <= row.max)) {
+    errors.push(`${where}: min ≤ q1 ≤ median ≤ q3 ≤ max does not hold`)
+  }
+  if (!row.samples.length && row.median !== null) errors.push(`${where}: a median without samples`)
+  if (row.repeatsGot < row.repeatsAsked && !row.note && !row.failures) errors.push(`${where}: fewer repeats than asked and no note saying why`)
+}
+
+// [] when `json` is a valid results.json, else one message per problem.
+function validateResults (json) {
+  const errors = []
+  if (json === null || typeof json !== 'object') return ['results.json: expected an object']
+  checkObject(json, { environment: ENVIRONMENT, results: 'array' }, 'results.json', errors)
+  if (!Array.isArray(json.results)) return errors
+  json.results.forEach((row, i) => {
+    const where = `results[${i}]`
+    const before = errors.length
+    checkObject(row, ROW, where, errors, OPTIONAL)
+    if (errors.length === before) checkRow(row, where, errors)
+  })
+  return errors
+}
+
+module.exports = { validateResults, ENVIRONMENT, ROW, OPTIONAL }

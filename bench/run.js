@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run bench: the source study's experiments, unattended, in the local
+// Chrome/Chromium. Command line: bench/run-args.js; outputs: bench/report.js;
+// results.json schema: docs/runner.md.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const { parseRunArgs, UsageError, HELP } = require('./run-args')
+const { select } = require('./experiments')
+const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
+const { runPageCell, runPushPageCell, runPushProtocolCell } = require('./cells')
+const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
+const { withRatios } = require('./conclusions')
+const { writeOutputs } = require('./report')
+const { validateResults } = require('./results-schema')
+const { startAll } = require('../server/start')
+const { laneByName } = require('../server/lanes')
+const { generateCertificate, spkiHash } = require('../server/certs')
+
+const ROOT = path.join(__dirname, '..')
+const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell }
+
+function quietly (fn, fallback) {
+  try { return fn() } catch { return fallback }
+}
+
+function chromiumVersion (executablePath) {
+  return quietly(() => execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(), path.basename(executablePath))
+}
+
+function gitCommit () {
+  const head = quietly(() => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(), null)
+  if (!head) return null
+  const dirty = quietly(() => execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '', false)
+  return dirty ? `${head} (with uncommitted changes)` : head
+}
+
+function environmentOf ({ opts, browser, userAgent, startedAt, finishedAt }) {
+  const cpus = os.cpus()
+  return {
+    node: process.version,
+    chromium: browser,
+    userAgent,
+    playwrightCore: quietly(() => require('playwright-core/package.json').version, null),
+    h2bench: `${require('../package.json').version}${gitCommit() ? ` ${gitCommit()}` : ''}`,
+    cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
+    cpus: cpus.length,
+    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: startedAt.toISOString(),
+    durationSeconds: Math.round((finishedAt - startedAt) / 1000),
+    lanes: opts.lanes,
+    repeats: opts.repeats,
+    budgetSeconds: opts.budgetMs / 1000,
+    smoke: opts.smoke,
+    command: `npm run bench -- ${opts.argv.join(' ')}`
+  }
+}
+
+// The lanes a cell runs on: those asked for that the experiment can use.
+function lanesFor (experiment, opts) {
+  return experiment.lanes ? opts.lanes.filter(n => experiment.lanes.includes(n)) : opts.lanes
+}
+
+async function run (opts, log) {
+  const experiments = select(opts.experiments, { smoke: opts.smoke })
+  const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
+  const needsBrowser = entries.some(e => e.experiment.kind !== 'push-protocol')
+  if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  const startedAt = new Date()
+  const lanes = opts.lanes.map(laneByName)
+  // A throw-away certificate: Chromium trusts it by its SPKI hash only.
+  const pair = await generateCertificate()
+  const tls = { ...pair, spki: spkiHash(pair.cert) }
+  const config = { host: '127.0.0.1', port: 0 }
+  for (const lane of lanes) config[`${lane.name}Port`] = 0
+  const running = await startAll(config, tls, { lanes })
+  let browser = null
+  try {
+    let page = null
+    let cdp = null
+    let browserName = null
+    let userAgent = null
+    if (needsBrowser) {
+      browser = await launchBrowser({ spki: tls.spki })
+      browserName = chromiumVersion(browser.executablePath)
+      page = await browser.context.newPage()
+      page.on('pageerror', err => log(`  page error: ${err.message}`))
+      await page.goto(`${running.page.url}/`)
+      await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
+        .catch(() => { throw new Error(`the h2bench page at ${running.page.url}/ has no window.h2bench.run (is client/js/bench.js there?)`) })
+      userAgent = await page.evaluate(() => navigator.userAgent)
+      cdp = await browser.context.newCDPSession(page)
+      await cdp.send('Network.enable')
+    }
+    log(`${entries.length} cells, ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell; lanes ${running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
+    const estimates = entries.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
+    const results = []
+    const t0 = Date.now()
+    for (const [k, entry] of entries.entries()) {
+      const { experiment, cell } = entry
+      const elapsed = Date.now() - t0
+      const left = remainingMs({
+        doneEstimateMs: estimates.slice(0, k).reduce((a, b) => a + b, 0),
+        doneActualMs: elapsed,
+        leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
+      })
+      const what = Object.entries(cell).map(([key, v]) => `${key} ${v}`).join(', ')
+      log(`cell ${k + 1} of ${entries.length}: ${experiment.id} (${what}) · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
+      const wanted = lanesFor(experiment, opts)
+      if (!wanted.length) {
+        log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
+        continue
+      }
+      const laneInfo = running.lanes.filter(l => wanted.includes(l.name))
+      const rows = await RUNNERS[experiment.kind]({
+        page, cdp, context: browser && browser.context, entry, lanes: wanted, laneInfo,
+        repeats: opts.repeats, budgetMs: opts.budgetMs, log
+      })
+      for (const r of rows) {
+        const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
+        log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
+          `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`)
+      }
+      results.push(...rows)
+    }
+    const environment = environmentOf({ opts, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
+    return { environment, results: withRatios(results), experiments }
+  } finally {
+    if (browser) await browser.close()
+    await running.close()
+  }
+}
+
+// --from: the outputs of a finished run again, from its results.json (after
+// a change to the report, say); the experiments are this checkout's.
+function rebuild (opts) {
+  let json
+  try {
+    json = JSON.parse(fs.readFileSync(opts.from, 'utf8'))
+  } catch (err) {
+    process.stderr.write(`h2bench-run: --from ${opts.from}: ${err.code === 'ENOENT' ? 'no such file' : err.message}\n`)
+    return 2
+  }
+  const problems = validateResults(json)
+  if (problems.length) {
+    process.stderr.write(`h2bench-run: --from ${opts.from} is not a results.json of this version:\n  ${problems.slice(0, 10).join('\n  ')}\n`)
+    return 2
+  }
+  const ids = [...new Set(json.results.map(r => r.experiment))]
+  const experiments = select(ids, { smoke: json.environment.smoke })
+  const out = path.resolve(opts.out || path.dirname(opts.from))
+  writeOutputs(out, { environment: json.environment, results: withRatios(json.results), experiments })
+  process.stderr.write(`rebuilt ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html} from ${opts.from}\n`)
+  if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+  return 0
+}
+
+async function main (argv) {
+  let opts
+  try {
+    opts = parseRunArgs(argv)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    process.stderr.write(`h2bench-run: ${err.message}\n`)
+    return 2
+  }
+  if (opts.help) {
+    process.stdout.write(HELP + '\n')
+    return 0
+  }
+  if (opts.from) return rebuild(opts)
+  opts.argv = argv
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))
+  const log = line => process.stderr.write(line + '\n')
+  const report = await run(opts, log)
+  const json = writeOutputs(out, report)
+  log(`done in ${formatDuration(report.environment.durationSeconds * 1000)}; wrote ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html}`)
+  if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
+  // A bug here must not pass for a result: say so, after writing what there is.
+  const problems = validateResults(json)
+  if (problems.length) {
+    log(`results.json does not match its schema (docs/runner.md):\n  ${problems.slice(0, 20).join('\n  ')}`)
+    return 1
+  }
+  return 0
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(code => { process.exitCode = code }, err => {
+    process.stderr.write(`h2bench-run: ${err.message}\n`)
+    process.exitCode = 1
+  })
+}
+
+module.exports = { main, run }

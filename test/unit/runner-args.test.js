@@ -1,0 +1,77 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { parseRunArgs, UsageError, HELP } = require('../../bench/run-args')
+
+const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
+
+describe('runner: command line', () => {
+  it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
+    assert.deepEqual(parseRunArgs(['delay']), {
+      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n'], out: null, json: false, smoke: false
+    })
+  })
+
+  it('takes several experiments, all, and every option', () => {
+    const o = parseRunArgs(['size', 'network', '--repeats', '3', '--lanes', 'h2n,h1', '--out', 'x/y', '--json', '--budget', '90s'])
+    assert.deepEqual(o.experiments, ['size', 'network'])
+    assert.equal(o.repeats, 3)
+    assert.deepEqual(o.lanes, ['h1', 'h2n'])
+    assert.equal(o.out, 'x/y')
+    assert.equal(o.json, true)
+    assert.equal(o.budgetMs, 90000)
+    assert.deepEqual(parseRunArgs(['all']).experiments, ['all'])
+  })
+
+  it('--budget: bare seconds, s, m or min', () => {
+    assert.equal(parseRunArgs(['delay', '--budget', '45']).budgetMs, 45000)
+    assert.equal(parseRunArgs(['delay', '--budget', '2m']).budgetMs, 120000)
+    assert.equal(parseRunArgs(['delay', '--budget', '1.5min']).budgetMs, 90000)
+  })
+
+  it('--smoke: one repeat unless --repeats says otherwise', () => {
+    assert.equal(parseRunArgs(['all', '--smoke']).repeats, 1)
+    assert.equal(parseRunArgs(['all', '--smoke', '--repeats', '2']).repeats, 2)
+  })
+
+  it('--from rebuilds a finished run\'s report and takes no experiments', () => {
+    assert.deepEqual(parseRunArgs(['--from', 'docs/results/x/results.json']), { help: false, from: 'docs/results/x/results.json', out: null, json: false })
+    assert.throws(() => parseRunArgs(['delay', '--from', 'r.json']), /--from rebuilds the report of a finished run: name no experiments with it \(got delay\)/)
+  })
+
+  it('--help wins over everything else', () => {
+    assert.deepEqual(parseRunArgs(['--help', 'nonsense']), { help: true })
+    assert.deepEqual(parseRunArgs(['-h']), { help: true })
+    for (const id of ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol']) assert.ok(HELP.includes(id), id)
+  })
+
+  for (const [argv, message] of [
+    [[], /name one or more experiments \(delay, .*\) or all/],
+    [['delays'], /unknown experiment "delays"; experiments are delay, count-10ms, .*, or all/],
+    [['delay', '--repeats', '0'], /--repeats must be an integer 1…100; got "0"/],
+    [['delay', '--repeats', '2.5'], /--repeats must be an integer 1…100; got "2.5"/],
+    [['delay', '--repeats', '101'], /--repeats must be an integer 1…100/],
+    [['delay', '--lanes', 'h3'], /--lanes: unknown lane "h3"; lanes are h1, h2, h2n/],
+    [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n/],
+    [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
+    [['delay', '--budget', '0'], /--budget must be/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/]
+  ]) {
+    it(`rejects ${JSON.stringify(argv)}, naming what is wrong and what is allowed`, () => {
+      assert.throws(() => parseRunArgs(argv), err => err instanceof UsageError && message.test(err.message))
+    })
+  }
+
+  it('the command exits 2 with one line on stderr for bad arguments, 0 with usage for --help', () => {
+    const bad = spawnSync(process.execPath, [RUN, 'delay', '--lanes', 'h9'], { encoding: 'utf8' })
+    assert.equal(bad.status, 2)
+    assert.equal(bad.stderr, 'h2bench-run: --lanes: unknown lane "h9"; lanes are h1, h2, h2n\n')
+    assert.equal(bad.stdout, '')
+    const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' })
+    assert.equal(help.status, 0)
+    assert.match(help.stdout, /^Usage: npm run bench -- <experiment…\|all> \[options\]/)
+  })
+})

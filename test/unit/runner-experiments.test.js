@@ -1,0 +1,90 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const { EXPERIMENTS, expand, select, experimentById } = require('../../bench/experiments')
+const { presetByName } = require('../../bench/presets')
+const { parseSize } = require('../../server/payload')
+
+const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
+
+describe('runner: experiments', () => {
+  it('are the source\'s five (count twice), the current presets, push in the browser and at the protocol level', () => {
+    assert.deepEqual(EXPERIMENTS.map(e => e.id),
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol'])
+  })
+
+  it('delay: 0…40 ms, 100 × 0.1 MB, unthrottled', () => {
+    assert.deepEqual(cellsOf('delay').map(c => c.delay), [0, 10, 20, 30, 40])
+    for (const c of cellsOf('delay')) assert.deepEqual([c.requests, c.size, c.preset], [100, '0.1mb', 'No throttling'])
+  })
+
+  it('request count: 6…3750 at 10 and at 30 ms, 0.1 MB', () => {
+    for (const [id, delay] of [['count-10ms', 10], ['count-30ms', 30]]) {
+      assert.deepEqual(cellsOf(id).map(c => c.requests), [6, 30, 150, 750, 3750])
+      for (const c of cellsOf(id)) assert.deepEqual([c.delay, c.size], [delay, '0.1mb'])
+    }
+  })
+
+  it('size: 0.2…2.0 MB, 30 requests at 10 ms', () => {
+    assert.deepEqual(cellsOf('size').map(c => parseSize(c.size)), [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2].map(mb => Math.round(mb * 1048576)))
+    for (const c of cellsOf('size')) assert.deepEqual([c.requests, c.delay], [30, 10])
+  })
+
+  it('network: the six 2016 presets the source used, 30 × 0.1 MB at 10 ms', () => {
+    assert.deepEqual(cellsOf('network').map(c => c.preset), ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi'])
+    assert.deepEqual(cellsOf('network-current').map(c => c.preset), ['3G', 'Slow 4G', 'Fast 4G'])
+  })
+
+  it('push: one 290 KB script under the presets and unthrottled, on the h2 lanes, push against request', () => {
+    const push = experimentById('push')
+    assert.deepEqual(push.lanes, ['h2', 'h2n'])
+    assert.deepEqual(push.modes, ['push', 'none'])
+    assert.deepEqual(cellsOf('push').map(c => c.preset), ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi', 'No throttling'])
+    for (const c of cellsOf('push')) assert.deepEqual([c.assets, parseSize(c.size)], [1, 290 * 1024])
+  })
+
+  it('push-protocol: page + scripts under 0, 10, 30, 100 ms server delay on h2 and h2n', () => {
+    const e = experimentById('push-protocol')
+    assert.equal(e.kind, 'push-protocol')
+    assert.deepEqual(e.lanes, ['h2', 'h2n'])
+    assert.deepEqual(cellsOf('push-protocol').map(c => c.delay), [0, 10, 30, 100])
+  })
+
+  it('every experiment is complete data: kind, sweep, valid presets and sizes, the source table matching its cells', () => {
+    for (const e of EXPERIMENTS) {
+      assert.ok(['page', 'push-page', 'push-protocol'].includes(e.kind), e.id)
+      assert.ok(e.title && e.sweep.param && e.sweep.label, e.id)
+      assert.ok(e.conclusions.length >= 1, e.id)
+      for (const c of [...e.cells, ...cellsOf(e.id, { smoke: true })]) {
+        presetByName(c.preset)
+        if (c.size !== undefined) parseSize(c.size)
+      }
+      if (e.source) {
+        const named = e.source.series || { h1: e.source.h1, h2: e.source.h2 }
+        assert.equal(e.source.x.length, e.cells.length, e.id)
+        for (const values of Object.values(named)) assert.equal(values.length, e.cells.length, e.id)
+      }
+    }
+  })
+
+  it('expands names into cells in report order, each experiment once; all is everything', () => {
+    const entries = expand(['push-protocol', 'delay', 'delay'])
+    assert.deepEqual(entries.map(e => `${e.experiment.id}#${e.index}`),
+      ['delay#0', 'delay#1', 'delay#2', 'delay#3', 'delay#4', 'push-protocol#0', 'push-protocol#1', 'push-protocol#2', 'push-protocol#3'])
+    assert.equal(expand(['all']).length, EXPERIMENTS.reduce((n, e) => n + e.cells.length, 0))
+    assert.throws(() => expand(['nope']), /unknown experiment "nope"; experiments are delay, .*, or all/)
+  })
+
+  it('--smoke shrinks the workloads and drops presets slower than needed', () => {
+    const full = expand(['all'])
+    const smoke = expand(['all'], { smoke: true })
+    const bytes = list => list.reduce((n, { cell }) => n + (cell.requests || cell.assets) * parseSize(cell.size), 0)
+    assert.ok(bytes(smoke) < bytes(full) / 1000)
+    for (const { cell } of smoke) {
+      assert.ok((cell.requests || cell.assets) <= 30)
+      assert.ok(presetByName(cell.preset).latencyMs <= 300, cell.preset)
+    }
+    // The smoke cells are what the report shows for a smoke run.
+    assert.deepEqual(select(['network-current'], { smoke: true })[0].cells.map(c => c.preset), ['Fast 4G'])
+  })
+})
