@@ -186,7 +186,7 @@ function environmentLines (env) {
 const INTRO = [
   'Times are medians over the repeats in seconds (quartiles in brackets; n = repeats when a cell got fewer than asked).',
   'A page-experiment sample is one batch: all requests fired at once by the page\'s `window.h2bench.run`, from the first',
-  'issued to the last settled, after an unmeasured warm-up request, lanes interleaved. Ratios are ours per cell',
+  'issued to the last settled, after an unmeasured warm-up that opens its connections, lanes interleaved. Ratios are ours per cell',
   '(lane median / h1 median, push / request). The source reported means of 10 runs in 2016 Chrome over the',
   'network of its day, and its server sent more bytes than asked; compare shapes and ratios, not absolute values.'
 ]

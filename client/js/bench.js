@@ -102,6 +102,20 @@
     performance.clearResourceTimings()
   }
 
+  // Chrome keeps at most this many HTTP/1.1 connections per origin.
+  const BROWSER_CONNECTIONS = 6
+  // Before each batch, unmeasured: as many parallel requests as the batch
+  // will have connections (one for HTTP/2; up to six for HTTP/1.1), each held
+  // a moment by the server so that each needs a connection of its own. So
+  // the batch pays no TCP/TLS setup, also after the server closed idle
+  // connections between repeats. Resolves with the first failure, or null.
+  async function warmUp (ctl, lane, requests) {
+    const n = Math.min(requests, BROWSER_CONNECTIONS)
+    const url = lane.url + '/option?size=0&delay=50&warm=' + token()
+    const answers = await Promise.all(Array.from({ length: n }, function (_, i) { return get(ctl, url + '-' + i) }))
+    return answers.find(function (a) { return a.error }) || null
+  }
+
   // `requests` parallel $.get's at one lane; elapsed from just before the
   // first is issued to when the last one settled (success or failure).
   function fireBatch (ctl, lane, repeat, position, opts, onProgress) {
@@ -213,10 +227,11 @@
         lane.state = 'running'
         if (!opts.cold) {
           emit('lane', { lane: lane, phase: 'warmup', repeat: r })
-          const warm = await get(ctl, lane.url + '/option?size=0&delay=0')
+          const warm = await warmUp(ctl, lane, opts.requests)
           if (ctl.stopped) break
-          if (warm.error) {
+          if (warm) {
             lane.unreachable = { status: warm.status, error: warm.error }
+            lane.failures += 1
             lane.state = 'failed'
             emit('lane', { lane: lane, phase: 'unreachable', repeat: r })
             continue

@@ -93,6 +93,11 @@
   }
 
   const unreachable = new Map() // lane name → lane, from the probe or a run
+  // The certificate help is for lanes that gave no answer at all (status 0:
+  // untrusted certificate, or nothing listening); a lane that answered with
+  // an error status is reachable, and its card shows the server's message.
+  const noAnswer = function (lane) { return Boolean(lane.unreachable) && lane.unreachable.status === 0 }
+
   function markUnreachable (lane, yes) {
     if (yes) unreachable.set(lane.name || lane.lane, { label: lane.label, url: lane.url })
     else unreachable.delete(lane.name || lane.lane)
@@ -179,7 +184,7 @@
     else if (d.phase === 'unreachable') {
       ui.cards.setState(d.lane.lane, 'failed', 'unreachable')
       ui.cards.protocol(d.lane)
-      markUnreachable(d.lane, true)
+      markUnreachable(d.lane, noAnswer(d.lane))
     }
   }
 
@@ -216,7 +221,7 @@
     result.lanes.forEach(function (l) {
       ui.cards.summary(l, result.options.repeats, true)
       ui.cards.setState(l.lane, l.state, l.unreachable ? 'unreachable' : l.state)
-      markUnreachable(l, Boolean(l.unreachable))
+      markUnreachable(l, noAnswer(l))
     })
     renderRatios(result)
     ui.charts.distribution($id('distribution'), result)

@@ -40,9 +40,11 @@ describe('npm run bench -- all --smoke (the real command)', function () {
   })
   after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }) })
 
-  it('exits 0 within a minute and prints results.json to stdout with --json', () => {
+  // How long it took is printed, not asserted: a busy machine must not fail
+  // the test (mocha's timeout above bounds it).
+  it('exits 0 and prints results.json to stdout with --json', () => {
+    process.stdout.write(`      (the smoke run took ${result.seconds.toFixed(1)} s)\n`)
     assert.equal(result.code, 0, result.stderr)
-    assert.ok(result.seconds < 90, `took ${result.seconds} s`)
     assert.deepEqual(JSON.parse(result.stdout), json)
   })
 
