@@ -5,12 +5,10 @@
 const { startAll } = require('../server/start')
 const { laneByName } = require('../server/lanes')
 const { generateCertificate } = require('../server/certs')
-const { payloadBlock } = require('../server/payload')
 
 async function main () {
   const lanes = process.argv[2].split(',').map(laneByName)
   const tls = await generateCertificate()
-  payloadBlock() // allocate the 64 MiB block now, not during the first measurement
   const config = { host: '127.0.0.1', port: 0 }
   for (const lane of lanes) config[`${lane.name}Port`] = 0
   const running = await startAll(config, tls, { lanes })

@@ -17,7 +17,8 @@ const HELP = `Usage: npm run bench:server -- [options]
 
 Runs h2load (Debian: apt-get install nghttp2-client) against each lane of a
 fresh h2bench server process and prints req/s, MB/s, latency percentiles and
-the server's peak RSS, with every lane's ratio to h1 from the same run.
+the server's peak RSS, with every lane's ratio to h1 from the same run and
+spdy's to node:http2 (lanes h2 and h2n: same protocol, two implementations).
 
 Options:
   --lanes <list>     lanes to measure, comma-separated (default ${LANES.map(l => l.name).join(',')})
@@ -159,6 +160,18 @@ async function memoryOfLane (server, lane, n, delay) {
   }
 }
 
+// Same protocol, two implementations: spdy (lane h2) over node:http2 (lane
+// h2n), per body size, from the same run.
+function implementationRatios (rows) {
+  const out = []
+  for (const body of new Set(rows.map(r => r.body))) {
+    const spdy = rows.find(r => r.body === body && r.lane === 'h2')
+    const native = rows.find(r => r.body === body && r.lane === 'h2n')
+    if (spdy && native && native.reqPerSec > 0) out.push({ body, reqPerSec: spdy.reqPerSec / native.reqPerSec })
+  }
+  return out
+}
+
 const f = (x, d = 0) => x === null || x === undefined ? '–' : x.toFixed(d)
 
 function table (header, rows) {
@@ -174,11 +187,7 @@ function printReport ({ environment, settings, throughput: rows, memory: mem }) 
     `${settings.duration} s per cell after 1 s warm-up, h2load -t 1`)
   console.log(table(['body', 'lane', 'req/s', 'MB/s', 'p50 ms', 'p90 ms', 'p99 ms', 'failed', 'peak RSS MiB', '× h1'],
     rows.map(r => [r.body, r.lane, f(r.reqPerSec), f(r.mbPerSec, 1), f(r.p50, 2), f(r.p90, 2), f(r.p99, 2), r.failed, f(r.peakRssMiB), f(r.ratioToH1, 2)])))
-  for (const body of new Set(rows.map(r => r.body))) {
-    const spdy = rows.find(r => r.body === body && r.lane === 'h2')
-    const native = rows.find(r => r.body === body && r.lane === 'h2n')
-    if (spdy && native) console.log(`spdy / node:http2 on ${body}: ${f(spdy.reqPerSec / native.reqPerSec, 2)}× req/s`)
-  }
+  for (const r of implementationRatios(rows)) console.log(`spdy / node:http2 on ${r.body}: ${f(r.reqPerSec, 2)}× req/s`)
   if (mem.length) {
     console.log(`\nMemory: ${mem[0].requests} concurrent requests for 16 MiB each (delay 3000 ms); server RSS (kernel peak, VmHWM)`)
     console.log(table(['lane', 'RSS before', 'rise while waiting', 'peak while sending', 'rise', 'failed'],
@@ -207,7 +216,13 @@ async function main (argv) {
       progress('Memory:')
       mem = await memory(opts)
     }
-    const result = { environment, settings: { duration: opts.duration, inFlight: opts.inFlight }, throughput: rows, memory: mem }
+    const result = {
+      environment,
+      settings: { duration: opts.duration, inFlight: opts.inFlight },
+      throughput: rows,
+      spdyToNodeHttp2: implementationRatios(rows),
+      memory: mem
+    }
     if (opts.json) console.log(JSON.stringify(result, null, 2))
     else printReport(result)
     return result

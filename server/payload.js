@@ -21,15 +21,20 @@ const ALPHABET = Buffer.from(
 
 let block = null
 
-// One preallocated block of LIMITS.maxSize incompressible bytes, made on first
-// use. Every body is a subarray of it: no per-request allocation proportional
-// to the size, and a delayed request holds only a timer and a view.
+// One preallocated block of LIMITS.maxSize incompressible bytes. Every body
+// is a subarray of it: no per-request allocation proportional to the size,
+// and a delayed request holds only a timer and a view. It starts with `//`
+// and has no line break, so every prefix of two bytes or more is also a
+// valid JavaScript file (one comment line): the pushed-asset route's scripts
+// are views of it too. Made on first use; the servers make it before they
+// listen (about 0.5 s), so no request waits for it.
 function payloadBlock () {
   if (block === null) {
     block = Buffer.allocUnsafeSlow(LIMITS.maxSize)
     crypto.randomFillSync(block)
     const n = ALPHABET.length
     for (let i = 0; i < block.length; i++) block[i] = ALPHABET[block[i] % n]
+    block.write('//', 0, 'latin1')
   }
   return block
 }

@@ -4,7 +4,8 @@ const { performance } = require('node:perf_hooks')
 const { parseOptionQuery, payload } = require('../payload')
 
 // GET /option?size=&delay= : after `delay` ms, exactly `size` incompressible
-// bytes, written as one buffer (see lane.sendBody for why one buffer).
+// bytes: one view of the shared payload block (nothing allocated per request),
+// which lane.sendBody writes in 256 KiB views paced by backpressure.
 function optionRoute (lane) {
   return function option (req, res) {
     const { size, delay } = parseOptionQuery(req.query)

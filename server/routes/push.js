@@ -6,12 +6,12 @@ const { LIMITS, parseSize, parseIntParam, parseDelay, payload, single } = requir
 
 const DEFAULT_ASSET_SIZE = 290 * 1024 // the source study pushed one 290 KB script
 
-// An asset body of exactly `size` bytes that is valid JavaScript: a line
-// comment of incompressible filler ('' and ' ' for the two sizes too small
-// for '//').
+// An asset body of exactly `size` bytes that is valid JavaScript: a view of
+// the payload block, which is one `//` comment line ('' and ' ' for the two
+// sizes too small for '//').
 function assetBody (size) {
   if (size < 2) return Buffer.from(' '.repeat(size))
-  return Buffer.concat([Buffer.from('//'), payload(size - 2)])
+  return payload(size)
 }
 
 const MODES = ['push', 'hints', 'none']
@@ -67,11 +67,13 @@ function parseTag (query) {
 }
 
 // 103 Early Hints only help over h2/h3 (browsers ignore them over HTTP/1.1)
-// and spdy breaks the connection on writeEarlyHints: refuse where it cannot work.
+// and spdy has no HTTP/2 103: its writeEarlyHints writes the hint as HTTP/1.1
+// text into the response body (test/server/spdy-compat.test.js). Refuse where
+// it cannot work.
 function checkHints (lane) {
   if (lane.earlyHints) return
   const why = lane.protocol === 'h2'
-    ? `lane ${lane.name} (${lane.label}) cannot send them: spdy breaks the connection on a 103 response`
+    ? `lane ${lane.name} (${lane.label}) cannot send them: spdy has no HTTP/2 103 and would write the hint as HTTP/1.1 text into the page`
     : `browsers ignore them over HTTP/1.1 (lane ${lane.name})`
   throw new InputError(`mode=hints (103 Early Hints) is not available here: ${why}; use a node:http2 lane`, { param: 'mode' })
 }
@@ -127,8 +129,11 @@ function pushRoutes (lane, stats) {
       outcome = `hints=${assets}`
     } else if (support === 'enabled') {
       const body = assetBody(size)
+      // What a requested asset would carry: the app's common headers (on the
+      // page's response by now) and the asset's own.
+      const headers = { ...res.getHeaders(), ...assetHeaders(size, tag) }
       for (const path of paths) {
-        lane.push(req, res, { path, body, headers: assetHeaders(size, tag) }, onPushError)
+        lane.push(req, res, { path, body, headers }, onPushError)
         stats.promised++
       }
       outcome = `promised=${assets}`

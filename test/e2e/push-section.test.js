@@ -64,7 +64,7 @@ describe('the page: Push & Early Hints', function () {
 
   it('explains and disables hints where the lane cannot send them, with the server\'s own message', async () => {
     const opened = popups.length
-    for (const [lane, why] of [['h1', /browsers ignore them over HTTP\/1\.1/], ['h2', /spdy breaks the connection on a 103 response/]]) {
+    for (const [lane, why] of [['h1', /browsers ignore them over HTTP\/1\.1/], ['h2', /spdy has no HTTP\/2 103/]]) {
       await page.selectOption('#push-lane', lane)
       await page.selectOption('#push-mode', 'hints')
       assert.match(await page.textContent('#push-mode-error'), why)

@@ -101,7 +101,8 @@ describe('every lane answers alike', function () {
   const HOP = new Set(['date', 'connection', 'keep-alive', ':status'])
   const VARYING = new Set(['x-h2bench-lane', 'x-h2bench-protocol', 'server-timing'])
 
-  for (const path of ['/option?size=4321&delay=1', '/option?size=-1', '/push?assets=2&size=10', '/asset/1.js?size=99', '/nope']) {
+  for (const path of ['/option?size=4321&delay=1', '/option?size=-1', '/option?delay=99999999', '/push?assets=2&size=10', '/asset/1.js?size=99',
+    '/push?assets=1&mode=pull', '/push?assets=0', '/push?assets=1&delay=x', '/push?assets=1&tag=a%20b', '/asset/0.js?delay=x', '/asset/0.js?size=-1', '/nope']) {
     it(`GET ${path}: same status, headers and bytes on every lane`, async () => {
       const answers = await Promise.all(servers.running.lanes.map(lane => laneGet(lane, path, { ca: servers.tls.cert })))
       const page = path.startsWith('/push') // names its lane and push outcome

@@ -4,6 +4,7 @@ const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
 const { h2Session, h2Get, h1Get, laneGet } = require('../support/clients')
 const { assetBody } = require('../../server/routes/push')
+const { payloadBlock } = require('../../server/payload')
 const { forEachLane } = require('../support/lanes')
 const { LANES } = require('../../server/lanes')
 
@@ -31,6 +32,13 @@ describe('pushed-asset route', function () {
           assert.ok(p.body.equals(assetBody(5000)))
           assert.equal(p.responseHeaders['content-type'], 'application/javascript; charset=utf-8')
         }
+        // A pushed asset carries the headers the same asset has when requested
+        // (else the browser would hide its Resource Timing, say).
+        const requested = await s.get('/asset/0.js?size=5000')
+        const comparable = h => Object.fromEntries(Object.entries(h).filter(([k]) => !k.startsWith(':') && k !== 'date'))
+        assert.deepEqual(comparable(pushed[0].responseHeaders), comparable(requested.headers))
+        assert.equal(pushed[0].responseHeaders['timing-allow-origin'], '*')
+        assert.equal(pushed[0].responseHeaders['x-h2bench-lane'], laneDef.name)
       } finally {
         await s.close()
       }
@@ -126,7 +134,7 @@ describe('pushed-asset route', function () {
         assert.equal(res.status, 400)
         const body = JSON.parse(res.body)
         assert.equal(body.param, 'mode')
-        assert.match(body.error, name === 'h1' ? /browsers ignore them over HTTP\/1\.1/ : /spdy breaks the connection/)
+        assert.match(body.error, name === 'h1' ? /browsers ignore them over HTTP\/1\.1/ : /spdy has no HTTP\/2 103/)
       })
     }
 
@@ -239,10 +247,13 @@ describe('pushed-asset route', function () {
 
 describe('asset bodies', () => {
   it('are exactly the size asked, valid JavaScript', () => {
-    for (const size of [0, 1, 2, 3, 1000]) {
+    for (const size of [0, 1, 2, 3, 1000, 1 << 20]) {
       const body = assetBody(size)
       assert.equal(body.length, size)
       assert.doesNotThrow(() => new Function(body.toString()))
     }
+  })
+  it('are views of the shared payload block, not copies', () => {
+    assert.equal(assetBody(290 * 1024).buffer, payloadBlock().buffer)
   })
 })

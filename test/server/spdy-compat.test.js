@@ -8,6 +8,9 @@ const http2 = require('node:http2')
 const { execFileSync, spawnSync } = require('node:child_process')
 const spdy = require('../../server/compat/spdy')
 const { testCertificate } = require('../support/certificate')
+const { useServers } = require('../support/servers')
+const { h2Session } = require('../support/clients')
+const { laneByName } = require('../../server/lanes')
 
 const ROOT = path.join(__dirname, '..', '..')
 const MAJOR = Number(process.versions.node.split('.')[0])
@@ -82,6 +85,80 @@ describe(`spdy compatibility fixes on Node ${process.versions.node}`, () => {
     it('many concurrent multi-piece responses all arrive whole', async () => {
       const bodies = await Promise.all(Array.from({ length: 50 }, () => srv.get('/pieces')))
       assert.deepEqual(bodies.map(b => b.length), bodies.map(() => 8000))
+    })
+  })
+
+  // Not fixed, refused instead (mode=hints answers 400 on lane h2): this test
+  // says why, and fails if a spdy release ever learns to send a real 103.
+  describe('103 Early Hints', () => {
+    const srv = useSpdyServer((req, res) => {
+      res.writeEarlyHints({ link: '</a.js>; rel=preload; as=script' })
+      res.end('page')
+    })
+
+    it('spdy cannot send them: writeEarlyHints lands as HTTP/1.1 text in the response, no :status 103', async () => {
+      const informational = []
+      const req = srv.session.request({ ':path': '/' })
+      req.on('headers', h => informational.push(h[':status']))
+      const [status, body] = await new Promise((resolve, reject) => {
+        const chunks = []
+        let st = null
+        req.on('response', h => { st = h[':status'] })
+        req.on('data', c => chunks.push(c))
+        req.on('end', () => resolve([st, Buffer.concat(chunks).toString()]))
+        req.on('error', reject)
+        req.end()
+      })
+      assert.deepEqual(informational, [], 'no 103 frame')
+      assert.equal(status, 200)
+      assert.equal(body, 'HTTP/1.1 103 Early Hints\r\nLink: </a.js>; rel=preload; as=script\r\n\r\npage')
+    })
+  })
+
+  // Node's http2 client (64 KiB stream windows, as every client with default
+  // settings) sends WINDOW_UPDATEs while a body streams in; some reach spdy
+  // after it finished the stream. spdy-transport answered those with
+  // RST_STREAM, which the client takes as an error on a stream it had read
+  // to the end (RFC 7540 6.9: a receiver MUST NOT treat that as an error).
+  describe('window updates for finished streams (spdy-transport#40) on lane h2', () => {
+    const servers = useServers({ lanes: [laneByName('h2')] })
+
+    async function many (s, path, total, inFlight) {
+      let next = 0
+      const outcomes = []
+      await Promise.all(Array.from({ length: inFlight }, async () => {
+        while (next < total) {
+          next++
+          outcomes.push(await s.get(path).then(r => r.body.length, err => err.code || err.message))
+        }
+      }))
+      return outcomes
+    }
+
+    for (const [size, bytes, total] of [['100kb', 102400, 200], ['1mb', 1048576, 40]]) {
+      it(`${total} × ${size}, 6 at a time over one session: every stream ends cleanly, whole`, async () => {
+        const s = h2Session(servers.lane('h2').url, { ca: servers.tls.cert })
+        try {
+          const outcomes = await many(s, `/option?size=${size}`, total, 6)
+          const bad = outcomes.filter(o => o !== bytes)
+          assert.equal(bad.length, 0, `${bad.length} of ${total} failed: ${[...new Set(bad)].join(', ')}`)
+        } finally {
+          await s.close()
+        }
+      })
+    }
+
+    it('20 pushed 290 KB scripts all arrive whole at a client that accepts push', async () => {
+      const s = h2Session(servers.lane('h2').url, { ca: servers.tls.cert, enablePush: true })
+      try {
+        const page = await s.get('/push?assets=20&size=290kb')
+        assert.equal(page.headers['x-h2bench-push'], 'promised=20')
+        const pushed = await Promise.allSettled(s.pushes.map(p => p.done))
+        const bad = pushed.filter(p => p.status !== 'fulfilled' || p.value.body.length !== 290 * 1024)
+        assert.equal(bad.length, 0, `${bad.length} of 20 pushes failed: ${bad.map(p => p.reason ? p.reason.code || p.reason.message : p.value.body.length).join(', ')}`)
+      } finally {
+        await s.close()
+      }
     })
   })
 

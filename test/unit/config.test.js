@@ -10,6 +10,12 @@ describe('config', () => {
     assert.equal(c.port, 3000)
     assert.equal(c.h1Port, 3001)
     assert.equal(c.h2Port, 3002)
+    assert.equal(c.h2nPort, 3003)
+  })
+  it('takes the h2n port from --h2n-port and H2BENCH_H2N_PORT', () => {
+    assert.equal(parseConfig([], { H2BENCH_H2N_PORT: '4003' }).h2nPort, 4003)
+    assert.equal(parseConfig(['--h2n-port', '5003'], { H2BENCH_H2N_PORT: '4003' }).h2nPort, 5003)
+    assert.throws(() => parseConfig(['--h2n-port=x'], {}), /--h2n-port \(H2BENCH_H2N_PORT\) must be a port 0…65535/)
   })
   it('takes flags over env over defaults', () => {
     const env = { H2BENCH_PORT: '4000', H2BENCH_H1_PORT: '4001' }
@@ -32,7 +38,7 @@ describe('config', () => {
   })
   it('has a help text naming every flag', () => {
     const text = helpText()
-    for (const flag of ['--host', '--port', '--h1-port', '--h2-port', '--certs-dir', '--chrome', '--help']) {
+    for (const flag of ['--host', '--port', '--h1-port', '--h2-port', '--h2n-port', '--certs-dir', '--regenerate-certs', '--chrome', '--help']) {
       assert.ok(text.includes(flag), flag)
     }
   })

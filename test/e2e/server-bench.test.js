@@ -1,0 +1,67 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { LANES } = require('../../server/lanes')
+
+const BENCH = path.join(__dirname, '..', '..', 'bench', 'server-bench.js')
+
+function runBench (args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => { stdout += d })
+    child.stderr.on('data', d => { stderr += d })
+    child.on('error', reject)
+    child.on('close', code => resolve({ code, stdout, stderr }))
+  })
+}
+
+// The real command with h2load against real lanes, short: it runs and says
+// what it measured. The figures themselves are the benchmark's to report, not
+// this test's to judge (a busy machine must not fail it).
+describe('npm run bench:server -- --smoke (h2load against every lane)', function () {
+  this.timeout(180000)
+  let result = null
+  let json = null
+
+  before(async () => {
+    result = await runBench(['--smoke', '--json'])
+    json = result.code === 0 ? JSON.parse(result.stdout) : null
+  })
+
+  it('exits 0 and prints JSON', () => {
+    assert.equal(result.code, 0, result.stderr)
+    assert.ok(json)
+  })
+
+  it('measures 100 B and 1 MiB bodies on every lane, with no failed request and each lane\'s ratio to h1', () => {
+    const names = LANES.map(l => l.name)
+    assert.deepEqual(json.throughput.map(r => `${r.body} ${r.lane}`),
+      ['100 B', '1 MiB'].flatMap(body => names.map(n => `${body} ${n}`)))
+    for (const r of json.throughput) {
+      assert.ok(r.succeeded > 0, `${r.body} ${r.lane}: nothing succeeded`)
+      assert.equal(r.failed, 0, `${r.body} ${r.lane}`)
+      assert.ok(r.reqPerSec > 0 && r.mbPerSec > 0)
+      assert.ok(r.p50 > 0 && r.p50 <= r.p90 && r.p90 <= r.p99)
+      assert.ok(r.peakRssMiB > 0)
+      assert.ok(Math.abs(r.ratioToH1 - r.reqPerSec / json.throughput.find(b => b.body === r.body && b.lane === 'h1').reqPerSec) < 1e-9)
+    }
+  })
+
+  it('reports spdy against node:http2 per body size', () => {
+    assert.deepEqual(json.spdyToNodeHttp2.map(r => r.body), ['100 B', '1 MiB'])
+    for (const r of json.spdyToNodeHttp2) assert.ok(r.reqPerSec > 0)
+  })
+
+  it('runs the memory test on every lane: every 16 MiB response whole, RSS before, waiting and sending', () => {
+    assert.deepEqual(json.memory.map(m => m.lane), LANES.map(l => l.name))
+    for (const m of json.memory) {
+      assert.equal(m.succeeded, m.requests, m.lane)
+      assert.equal(m.failed, 0, m.lane)
+      assert.ok(m.beforeMiB > 0 && m.sendingPeakMiB >= m.beforeMiB, m.lane)
+    }
+  })
+})
