@@ -13,8 +13,7 @@ const { LANES } = require('../server/lanes')
 const SAMPLE_TIMEOUT = 60000
 // Chromium's receive windows (6 MiB per stream, 15 MiB per connection): the
 // question is what a browser would get if it accepted push. Node's 64 KiB
-// default would add window round trips no browser has, and spdy with its
-// 64 KiB maxChunk fails concurrent bodies against such small windows.
+// default would add window round trips no browser has.
 const STREAM_WINDOW = 6 * 1024 * 1024
 const CONNECTION_WINDOW = 15 * 1024 * 1024
 
