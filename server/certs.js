@@ -80,12 +80,28 @@ async function loadOrCreateCertificate ({ dir = DEFAULT_DIR, regenerate = false 
     reason = `expired on ${x509.validTo}`
   }
   const pair = await generateCertificate()
-  fs.mkdirSync(dir, { recursive: true })
-  fs.writeFileSync(keyFile, pair.key, { mode: 0o600 })
-  fs.chmodSync(keyFile, 0o600) // writeFileSync keeps the mode of an existing file
-  fs.writeFileSync(certFile, pair.cert)
+  try {
+    fs.mkdirSync(dir, { recursive: true })
+    writePrivate(keyFile, pair.key)
+    fs.writeFileSync(certFile, pair.cert)
+  } catch (err) {
+    throw new CertError(`cannot write the certificate into ${dir} (${err.code || err.message}): ` +
+      'choose a writable folder with --certs-dir or H2BENCH_CERTS_DIR')
+  }
   created = true
   return { ...pair, spki: spkiHash(pair.cert), created, reason, dir }
+}
+
+// The private key is never readable by others, not even for a moment: it is
+// written to a new 0600 file that then replaces the old one.
+function writePrivate (file, text) {
+  const tmp = `${file}.${process.pid}.tmp`
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' })
+    fs.renameSync(tmp, file)
+  } finally {
+    fs.rmSync(tmp, { force: true })
+  }
 }
 
 module.exports = { loadOrCreateCertificate, generateCertificate, spkiHash, CertError, DEFAULT_DIR }

@@ -22,14 +22,18 @@ function findChrome (env = process.env) {
   return (CANDIDATES[process.platform] || []).find(p => fs.existsSync(p)) || null
 }
 
+// Chrome refuses to start as root unless its sandbox is off.
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
+
 // Flags that make Chrome treat our self-signed certificate as valid (so it
 // caches, and shows no interstitial) in a throw-away profile.
-function chromeArgs ({ spki, userDataDir, url }) {
+function chromeArgs ({ spki, userDataDir, url, root = isRoot() }) {
   return [
     `--ignore-certificate-errors-spki-list=${spki}`,
     `--user-data-dir=${userDataDir}`,
     '--no-first-run',
     '--no-default-browser-check',
+    ...(root ? ['--no-sandbox'] : []),
     url
   ]
 }
@@ -44,15 +48,38 @@ function chromeCommand ({ spki, url, executable = findChrome() || 'google-chrome
   return [shellQuote(executable), ...args.map(a => a.includes('$(mktemp') ? a : shellQuote(a))].join(' ')
 }
 
-// Starts the local Chrome/Chromium on `url`, detached from this process.
-function launchChrome ({ spki, url }) {
+// Starts the local Chrome/Chromium on `url`, detached from this process,
+// its output in chrome.log of its throw-away profile. Resolves once it has
+// run for `watchMs`; rejects, with the last thing it said, when it fails or
+// exits with an error before that (no display, refused to run as root, …).
+function launchChrome ({ spki, url, watchMs = 2000 }) {
   const executable = findChrome()
-  if (!executable) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (!executable) return Promise.reject(new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`))
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
-  const child = spawn(executable, chromeArgs({ spki, userDataDir, url }), { detached: true, stdio: 'ignore' })
-  child.on('error', err => console.error(`h2bench: could not start ${executable}: ${err.message}`))
-  child.unref()
-  return { executable, userDataDir }
+  const log = path.join(userDataDir, 'chrome.log')
+  const out = fs.openSync(log, 'w')
+  const child = spawn(executable, chromeArgs({ spki, userDataDir, url }), { detached: true, stdio: ['ignore', out, out] })
+  fs.closeSync(out)
+  return new Promise((resolve, reject) => {
+    const lastWords = () => {
+      const lines = fs.readFileSync(log, 'utf8').split('\n').map(l => l.trim()).filter(Boolean)
+      return lines.length ? `: ${lines.slice(-2).join(' / ')}` : ''
+    }
+    const timer = setTimeout(() => {
+      child.removeAllListeners()
+      child.unref()
+      resolve({ executable, userDataDir, log })
+    }, watchMs)
+    child.once('error', err => {
+      clearTimeout(timer)
+      reject(new Error(`could not start ${executable}: ${err.message}`))
+    })
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      if (code === 0) return resolve({ executable, userDataDir, log }) // handed over to a running Chrome
+      reject(new Error(`${executable} exited at once (${signal || `code ${code}`})${lastWords()}; its log: ${log}`))
+    })
+  })
 }
 
-module.exports = { findChrome, chromeArgs, chromeCommand, launchChrome, INSTALL_HINT }
+module.exports = { findChrome, chromeArgs, chromeCommand, launchChrome, isRoot, INSTALL_HINT }

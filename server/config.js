@@ -73,7 +73,13 @@ function parseConfig (argv = process.argv.slice(2), env = process.env) {
 }
 
 function isLoopback (host) {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host)
+  if (host === 'localhost' || /^127\./.test(host)) return true
+  // ::1 however written (0:0:0:0:0:0:0:1, [::1]): the URL parser normalises IPv6.
+  try {
+    return new URL(`http://[${host.replace(/^\[|\]$/g, '')}]/`).hostname === '[::1]'
+  } catch {
+    return false
+  }
 }
 
 module.exports = { parseConfig, helpText, isLoopback, OPTIONS }

@@ -4,7 +4,7 @@
 const { parseConfig, helpText, isLoopback } = require('./config')
 const { loadOrCreateCertificate, CertError } = require('./certs')
 const { startAll, PortError } = require('./start')
-const { chromeCommand, launchChrome, findChrome, INSTALL_HINT } = require('./chrome')
+const { chromeCommand, launchChrome, findChrome, isRoot, INSTALL_HINT } = require('./chrome')
 const { InputError } = require('./errors')
 
 async function main (argv) {
@@ -32,11 +32,11 @@ async function main (argv) {
   console.log(`  ${chromeCommand({ spki: tls.spki, url: `${running.page.url}/` })}`)
   if (config.chrome) {
     try {
-      const { executable } = launchChrome({ spki: tls.spki, url: `${running.page.url}/` })
-      console.log(`Started ${executable}`)
+      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/` })
+      console.log(`Started ${executable}${isRoot() ? ' (as root: with --no-sandbox, which Chrome needs then)' : ''}; its log: ${log}`)
     } catch (err) {
       await running.close()
-      throw err
+      throw new InputError(`--chrome: ${err.message}`)
     }
   }
   let closing = false
@@ -45,6 +45,8 @@ async function main (argv) {
     closing = true
     console.log(`\n${signal}: closing servers`)
     running.close().then(() => process.exit(0))
+    // Connections are destroyed, so closing takes moments; never hang on it.
+    setTimeout(() => process.exit(0), 5000).unref()
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

@@ -44,10 +44,17 @@ function payload (size) {
   return payloadBlock().subarray(0, size)
 }
 
+// What each parameter accepts, for the message when it came more than once.
+const ALLOWED = {
+  size: `an integer 0…${LIMITS.maxSize} bytes or with unit b, kb or mb`,
+  delay: `an integer 0…${LIMITS.maxDelay} ms`,
+  assets: `an integer ${LIMITS.minAssets}…${LIMITS.maxAssets}`
+}
+
 function single (query, name) {
   const value = query[name]
   if (Array.isArray(value) || (value !== undefined && typeof value !== 'string')) {
-    throw new InputError(`${name} was given more than once; give it once`, { param: name })
+    throw new InputError(`${name} was given more than once; give it once${ALLOWED[name] ? `: ${ALLOWED[name]}` : ''}`, { param: name })
   }
   return value
 }

@@ -21,7 +21,12 @@ function listen (server, port, host, what) {
       if (err.code === 'EADDRINUSE' || err.code === 'EACCES') {
         const why = err.code === 'EADDRINUSE' ? 'is in use' : 'needs privileges'
         reject(new PortError(`port ${port} ${why} (${what.name}): choose another with --${what.flag} or ${what.env}, or 0 for any free port`))
-      } else reject(err)
+      } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') {
+        reject(new PortError(`cannot listen on host ${host} (${what.name}): no such address on this machine (${err.code}); ` +
+          'choose one with --host or H2BENCH_HOST, e.g. 127.0.0.1 or 0.0.0.0'))
+      } else {
+        reject(new PortError(`cannot listen on ${host} port ${port} (${what.name}): ${err.message}`))
+      }
     }
     server.once('error', onError)
     server.listen(port, host, () => {

@@ -109,6 +109,22 @@ describe('npm start (server/index.js)', function () {
     assert.equal(args.at(-1), page)
   })
 
+  it('--chrome: a browser that fails at once is reported with what it said, the servers closed, exit 1', async () => {
+    const fake = path.join(certsDir, 'failing-chrome.sh')
+    fs.writeFileSync(fake, "#!/bin/sh\necho 'Missing X server or $DISPLAY' >&2\nexit 1\n", { mode: 0o755 })
+    const out = await runCli([...ports, certsDir, '--chrome'], { env: { CHROME_PATH: fake } }).exited
+    assert.equal(out.code, 1)
+    assert.match(out.stderr, /h2bench: --chrome: .*failing-chrome\.sh exited at once \(code 1\): Missing X server or \$DISPLAY/)
+  })
+
+  it('names a host that is not on this machine and the flag to change it, exit 1', async () => {
+    const out = await runCli(['--host', '192.0.2.1', ...ports, certsDir]).exited
+    assert.equal(out.code, 1)
+    const lines = out.stderr.trim().split('\n').filter(l => !/WARNING|Deprecation|trace-deprecation/.test(l))
+    assert.equal(lines.length, 1, out.stderr)
+    assert.match(lines[0], /^h2bench: cannot listen on host 192\.0\.2\.1 \(lane h1\): no such address on this machine \(EADDRNOTAVAIL\); choose one with --host/)
+  })
+
   it('says how to get a browser when CHROME_PATH points nowhere', async () => {
     const out = await runCli([...ports, certsDir, '--chrome'], { env: { CHROME_PATH: '/nonexistent/chrome' } }).exited
     assert.equal(out.code, 1)

@@ -6,7 +6,7 @@ const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
-const { loadOrCreateCertificate } = require('../../server/certs')
+const { loadOrCreateCertificate, CertError } = require('../../server/certs')
 
 describe('certificates', function () {
   this.timeout(30000)
@@ -37,11 +37,21 @@ describe('certificates', function () {
     assert.equal(first.spki, crypto.createHash('sha256').update(der).digest('base64'))
   })
 
-  it('regenerates on request', async () => {
+  it('regenerates on request, the new key 0600 even where an old key file was readable', async () => {
     const first = await loadOrCreateCertificate({ dir })
+    fs.chmodSync(path.join(dir, 'key.pem'), 0o644)
     const fresh = await loadOrCreateCertificate({ dir, regenerate: true })
     assert.equal(fresh.created, true)
     assert.notEqual(fresh.spki, first.spki)
+    assert.equal(fs.statSync(path.join(dir, 'key.pem')).mode & 0o777, 0o600)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['cert.pem', 'key.pem'])
+  })
+
+  it('names a folder it cannot write and the fix', async () => {
+    const file = path.join(dir, 'a-file')
+    fs.writeFileSync(file, '')
+    await assert.rejects(loadOrCreateCertificate({ dir: path.join(file, 'certs') }),
+      err => err instanceof CertError && err.message.includes(path.join(file, 'certs')) && /--certs-dir/.test(err.message))
   })
 
   it('names the corrupt file and the fix', async () => {

@@ -43,7 +43,7 @@ describe('payload: delay parsing', () => {
 
 describe('payload: query', () => {
   it('defaults to 0 bytes after 0 ms', () => assert.deepEqual(parseOptionQuery({}), { size: 0, delay: 0 }))
-  it('rejects a repeated parameter', () => rejects(() => parseOptionQuery({ size: ['1', '2'] }), 'size', /more than once/))
+  it('rejects a repeated parameter, saying what one is allowed', () => rejects(() => parseOptionQuery({ size: ['1', '2'] }), 'size', /more than once; give it once: an integer 0…67108864 bytes/))
   it('rejects a nested parameter', () => rejects(() => parseOptionQuery({ delay: { a: '1' } }), 'delay'))
 })
 
