@@ -44,7 +44,9 @@ const streamWrap = process.binding('stream_wrap')
 //    last-write error and byte count from the shared stream state.
 // 2. Node 26 sent every spdy response with an empty body and threw
 //    "Cannot set properties of null (setting 'async')" in handle-thing's
-//    _writeEnc, which assumed the first form.
+//    _writeEnc, which assumed the first form. Not reported upstream (no
+//    node-spdy or handle-thing issue found, November 2026); node-spdy#350 is
+//    the same kind of break, when Node 11 changed how handles are read.
 function dispatchWrite (handle, req, bytes, write) {
   const modern = req === null
   if (modern) req = { writeStatus: null, oncomplete (status) { this.writeStatus = status } }
@@ -96,8 +98,9 @@ Handle.prototype.writev = function writev (req, chunks, allBuffers) {
 }
 
 // 4. DEP0066 warning on every response ("OutgoingMessage.prototype._headers
-//    is deprecated"): spdy's writeHead reads res._headers to learn whether
-//    headers were set with setHeader(). Same logic with the public API.
+//    is deprecated", node-spdy#366, open; PR #367 never merged): spdy's
+//    writeHead reads res._headers to learn whether headers were set with
+//    setHeader(). Same logic with the public API.
 const { writeHead } = spdy.response
 spdy.response.writeHead = function (statusCode, reason, obj) {
   Object.defineProperty(this, '_headers', {
