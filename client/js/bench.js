@@ -68,13 +68,17 @@
     return {
       startTime: rel(e.startTime),
       fetchStart: rel(e.fetchStart),
+      domainLookupStart: rel(e.domainLookupStart),
+      domainLookupEnd: rel(e.domainLookupEnd),
       connectStart: rel(e.connectStart),
+      secureConnectionStart: rel(e.secureConnectionStart),
       connectEnd: rel(e.connectEnd),
       requestStart: rel(e.requestStart),
       responseStart: rel(e.responseStart),
       responseEnd: rel(e.responseEnd),
       nextHopProtocol: e.nextHopProtocol || null,
-      transferSize: e.transferSize
+      transferSize: e.transferSize,
+      encodedBodySize: e.encodedBodySize
     }
   }
 
@@ -120,7 +124,12 @@
   // first is issued to when the last one settled (success or failure).
   function fireBatch (ctl, lane, repeat, position, opts, onProgress) {
     const n = opts.requests
-    const batch = { repeat: repeat, position: position, state: 'running', elapsed: null, ok: 0, failed: 0, aborted: 0, bytes: 0, requests: new Array(n) }
+    // The browser's network estimate as this batch starts: DevTools
+    // throttling may have been changed since the run began.
+    const batch = {
+      repeat: repeat, position: position, state: 'running', elapsed: null, ok: 0, failed: 0, aborted: 0, bytes: 0,
+      network: network(), requests: new Array(n)
+    }
     const urls = new Array(n)
     const base = lane.url + '/option?size=' + opts.size + '&delay=' + opts.delay + '&r=' + ctl.token + '-' + lane.lane + '-' + repeat + '-'
     for (let i = 0; i < n; i++) urls[i] = new URL(base + i).href
@@ -169,11 +178,19 @@
 
   function finishLane (lane, stopped) {
     const protocols = []
+    lane.protocols = {}
     lane.batches.forEach(function (b) {
-      b.requests.forEach(function (r) { if (r && r.timing && r.timing.nextHopProtocol) protocols.push(r.timing.nextHopProtocol) })
+      b.requests.forEach(function (r) {
+        const p = r && r.timing && r.timing.nextHopProtocol
+        if (!p) return
+        protocols.push(p)
+        lane.protocols[p] = (lane.protocols[p] || 0) + 1
+      })
     })
     lane.protocol = mostFrequent(protocols)
-    lane.protocolOk = lane.protocol === lane.expectedProtocol
+    // Every measured request, not just most: one on another protocol is enough
+    // to make the lane's numbers something else than they claim.
+    lane.protocolOk = protocols.length > 0 && protocols.every(function (p) { return p === lane.expectedProtocol })
     lane.summary = stats.summary(lane.samples)
     const answered = lane.batches.reduce(function (s, b) { return s + b.ok }, 0)
     if (lane.unreachable || (answered === 0 && lane.failures > 0)) lane.state = 'failed'
@@ -210,7 +227,7 @@
         const l = lanes.find(function (x) { return x.name === name })
         return {
           lane: l.name, label: l.label, url: l.url, expectedProtocol: l.protocol, protocol: null, protocolOk: false,
-          state: 'waiting', unreachable: null, samples: [], failures: 0, summary: null, batches: []
+          state: 'waiting', unreachable: null, samples: [], leftOut: 0, failures: 0, summary: null, batches: []
         }
       }),
       comparisons: []
@@ -241,7 +258,11 @@
         const batch = await fireBatch(ctl, lane, r, p, opts, onProgress)
         lane.batches.push(batch)
         lane.failures += batch.failed
-        if (batch.state === 'done') lane.samples.push(batch.elapsed)
+        // A batch with failed requests is kept (and its failures shown) but
+        // not timed: failed requests end early, so it timed less than the
+        // workload.
+        if (batch.state === 'done' && batch.failed === 0) lane.samples.push(batch.elapsed)
+        else if (batch.state === 'done') lane.leftOut++
         // Cold runs have no warm-up to tell an untrusted lane: a batch that
         // got not one answer (status 0 throughout) tells it instead.
         if (batch.state === 'done' && batch.ok === 0 && batch.requests.every(function (q) { return q.status === 0 })) {

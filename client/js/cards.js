@@ -67,7 +67,8 @@
     const s = window.h2bench.stats.summary(l.samples)
     const batches = l.batches.length
     set(el, '.elapsed .value', f.ms(s.median))
-    set(el, '.elapsed .what', s.n ? 'median of ' + s.n + ' batch' + (s.n === 1 ? '' : 'es') : 'no completed batch')
+    const leftOut = l.leftOut ? ' (' + l.leftOut + ' with failed requests left out)' : ''
+    set(el, '.elapsed .what', (s.n ? 'median of ' + s.n + ' batch' + (s.n === 1 ? '' : 'es') : 'no completed batch') + leftOut)
     set(el, '.count', batches + '/' + repeats + ' batches' + (batches ? ' × ' + l.batches[batches - 1].requests.length + ' requests' : ''))
     set(el, '.minmax', s.n ? f.ms(s.min) + ' / ' + f.ms(s.max) : '—')
     set(el, '.mean', s.n ? f.ms(s.mean) + ' ± ' + f.ms(s.stdev) : '—')
@@ -89,8 +90,9 @@
     if (l.unreachable) {
       warn(l.lane, 'Not reachable: ' + l.unreachable.error + '. See “Your browser cannot reach…” above.')
     } else if (l.protocol && !l.protocolOk) {
-      warn(l.lane, 'This lane did not speak ' + l.expectedProtocol + ': the browser used ' + l.protocol +
-        ', so its numbers do not measure ' + l.expectedProtocol + '.')
+      const seen = Object.keys(l.protocols || {}).map(function (p) { return p + ' (' + l.protocols[p] + ')' }).join(', ')
+      warn(l.lane, 'This lane did not speak only ' + l.expectedProtocol + ': the browser used ' + (seen || l.protocol) +
+        ', so its numbers do not measure ' + l.expectedProtocol + ' alone.')
     } else if (!l.protocol && l.batches.some(function (b) { return b.ok > 0 })) {
       warn(l.lane, 'The browser reported no protocol (Resource Timing entries missing or hidden).')
     } else {

@@ -171,8 +171,11 @@
       ui.cards.reset(l.name, included, result.options.repeats)
       live.failuresBefore[l.name] = 0
     })
+    // Run is about to be disabled: keep keyboard focus on the form's live button.
+    const runHadFocus = document.activeElement === $id('run')
     $id('run').disabled = true
     $id('stop').disabled = false
+    if (runHadFocus) $id('stop').focus()
     $id('ratios').innerHTML = '<p class="muted">Running: ' + f.workload(result.options) + '…</p>'
     status('Running ' + f.workload(result.options) + ' on ' + result.options.lanes.join(', ') + '. Stop (or Esc) keeps what was measured.')
   }
@@ -228,8 +231,10 @@
     ui.waterfall.render($id('waterfall-list'), result)
     ui.history.add(result)
     ui.history.render($id('history-table'), $id('history-count'))
+    const stopHadFocus = document.activeElement === $id('stop')
     $id('run').disabled = false
     $id('stop').disabled = true
+    if (stopHadFocus) $id('run').focus()
     const seconds = ((new Date(result.finishedAt) - new Date(result.startedAt)) / 1000).toFixed(1)
     const texts = {
       done: 'Done in ' + seconds + ' s.',

@@ -99,6 +99,26 @@ describe('the h2bench page in Chromium', function () {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
   })
 
+  it('counts failed requests, shows them, and leaves their batches out of the timing', async () => {
+    // The browser fails the 4th request of every batch (as a dropped connection would).
+    await page.route(url => /\/option\?.*&r=.*-3$/.test(url.href), route => route.abort('connectionreset'))
+    const result = await runFromForm(page, { requests: 6, size: 1, unit: 'kb', delay: 0, repeats: 2, lanes: ['h1', 'h2n'] })
+    for (const lane of result.lanes) {
+      assert.equal(lane.failures, 2, lane.lane)
+      assert.deepEqual(lane.batches.map(b => [b.ok, b.failed]), [[5, 1], [5, 1]], lane.lane)
+      assert.deepEqual(lane.samples, [], `${lane.lane}: a batch with a failed request timed less than the workload`)
+      assert.equal(lane.leftOut, 2)
+      const card = page.locator(`.card[data-lane="${lane.lane}"]`)
+      assert.equal(await card.locator('.failures').textContent(), '2')
+      assert.match(await card.locator('.elapsed .what').textContent(), /2 with failed requests left out/)
+    }
+    assert.deepEqual(result.comparisons, [])
+    await page.unroute(() => true)
+    // The browser logs each failed load; those four are this test's own doing.
+    assert.deepEqual(errors, Array(4).fill('console: Failed to load resource: net::ERR_CONNECTION_RESET'))
+    errors.splice(0)
+  })
+
   it('refuses invalid input next to the field and fires nothing', async () => {
     const requests = countOptionRequests(page)
     await page.fill('#requests', '-5')
@@ -207,6 +227,19 @@ describe('the h2bench page in Chromium', function () {
     assert.notEqual(outline, 'none')
     const labels = await page.$$eval('#run-form input[type="text"]', inputs => inputs.map(i => document.querySelector(`label[for="${i.id}"]`) !== null))
     assert.ok(labels.every(Boolean))
+  })
+
+  it('keeps keyboard focus on the live button: Space on Run moves it to Stop, Esc stops, focus returns to Run', async () => {
+    await page.fill('#requests', '3')
+    await page.fill('#delay', '5000')
+    await page.fill('#repeats', '2')
+    await page.focus('#run')
+    await page.keyboard.press('Space')
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'stop')
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => window.__results.length === 1, null, { timeout: 5000 })
+    assert.equal(await page.evaluate(() => window.__results[0].state), 'stopped')
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'run')
   })
 })
 
