@@ -61,7 +61,7 @@ function runInPage (page, options) {
   return page.evaluate(o => window.h2bench.run(o).then(r => ({
     state: r.state,
     lanes: r.lanes.map(l => ({
-      lane: l.lane, protocol: l.protocol, samples: l.samples, failures: l.failures, state: l.state || null,
+      lane: l.lane, protocol: l.protocol, samples: l.samples, leftOut: l.leftOut || 0, failures: l.failures, state: l.state || null,
       unreachable: l.unreachable ? (l.unreachable.error || `status ${l.unreachable.status}`) : null
     }))
   })), options)
@@ -73,7 +73,7 @@ function runInPage (page, options) {
 async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budgetMs, log = () => {} }) {
   const { cell } = entry
   await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(cell.preset)))
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], failures: 0, protocols: [], notes: [] }]))
+  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [] }]))
   const netErrors = watchNetErrors(page, laneInfo)
   let done
   try {
@@ -85,7 +85,8 @@ async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budget
   return lanes.map(lane => row({
     entry, lane, samples: per[lane].samples, failures: per[lane].failures,
     protocol: mostFrequent(per[lane].protocols), asked: repeats,
-    note: joinNotes(note, per[lane].notes, netErrors.noteFor(lane))
+    note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
+      per[lane].notes, netErrors.noteFor(lane))
   }))
 }
 
@@ -126,6 +127,7 @@ async function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, log 
     for (const l of result.lanes) {
       const p = per[l.lane]
       p.samples.push(...l.samples)
+      p.leftOut += l.leftOut
       p.failures += l.failures
       if (l.protocol) p.protocols.push(l.protocol)
       if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
