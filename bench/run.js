@@ -38,14 +38,14 @@ function gitCommit () {
   return dirty ? `${head} (with uncommitted changes)` : head
 }
 
-function environmentOf ({ opts, browser, userAgent, startedAt, finishedAt }) {
+function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt }) {
   const cpus = os.cpus()
   return {
     node: process.version,
     chromium: browser,
     userAgent,
     playwrightCore: quietly(() => require('playwright-core/package.json').version, null),
-    h2bench: `${require('../package.json').version}${gitCommit() ? ` ${gitCommit()}` : ''}`,
+    h2bench: `${require('../package.json').version}${commit ? ` ${commit}` : ''}`,
     cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
     cpus: cpus.length,
     memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
@@ -71,6 +71,7 @@ async function run (opts, log) {
   const needsBrowser = entries.some(e => e.experiment.kind !== 'push-protocol')
   if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   const startedAt = new Date()
+  const commit = gitCommit() // the code this run measures, read before anything can change it
   const lanes = opts.lanes.map(laneByName)
   // A throw-away certificate: Chromium trusts it by its SPKI hash only.
   const pair = await generateCertificate()
@@ -127,7 +128,7 @@ async function run (opts, log) {
       }
       results.push(...rows)
     }
-    const environment = environmentOf({ opts, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
+    const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
     return { environment, results: withRatios(results), experiments }
   } finally {
     if (browser) await browser.close()
