@@ -4,23 +4,11 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { validateResults } = require('../../bench/results-schema')
 const { EXPERIMENTS } = require('../../bench/experiments')
+const { runNode } = require('../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
-
-function runCommand (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', d => { stdout += d })
-    child.stderr.on('data', d => { stderr += d })
-    child.on('error', reject)
-    child.on('close', code => resolve({ code, stdout, stderr }))
-  })
-}
 
 // The real command, every experiment, tiny workloads: Chromium, CDP
 // throttling, window.h2bench.run, push refused by the browser, push
@@ -34,7 +22,7 @@ describe('npm run bench -- all --smoke (the real command)', function () {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-'))
     const started = Date.now()
-    result = await runCommand(['all', '--smoke', '--out', dir, '--json'])
+    result = await runNode(RUN, ['all', '--smoke', '--out', dir, '--json'])
     result.seconds = (Date.now() - started) / 1000
     json = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
   })

@@ -2,22 +2,10 @@
 
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { LANES } = require('../../server/lanes')
+const { runNode } = require('../support/run-node')
 
 const BENCH = path.join(__dirname, '..', '..', 'bench', 'server-bench.js')
-
-function runBench (args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', d => { stdout += d })
-    child.stderr.on('data', d => { stderr += d })
-    child.on('error', reject)
-    child.on('close', code => resolve({ code, stdout, stderr }))
-  })
-}
 
 // The real command with h2load against real lanes, short: it runs and says
 // what it measured. The figures themselves are the benchmark's to report, not
@@ -28,7 +16,7 @@ describe('npm run bench:server -- --smoke (h2load against every lane)', function
   let json = null
 
   before(async () => {
-    result = await runBench(['--smoke', '--json'])
+    result = await runNode(BENCH, ['--smoke', '--json'])
     json = result.code === 0 ? JSON.parse(result.stdout) : null
   })
 

@@ -1,0 +1,19 @@
+'use strict'
+
+const { spawn } = require('node:child_process')
+
+// Runs a Node script of the project with this Node; resolves with its exit
+// code and everything it wrote.
+function runNode (script, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => { stdout += d })
+    child.stderr.on('data', d => { stderr += d })
+    child.on('error', reject)
+    child.on('close', code => resolve({ code, stdout, stderr }))
+  })
+}
+
+module.exports = { runNode }
