@@ -22,12 +22,18 @@ function layer (base, expressProto, app) {
 }
 
 const requestOverHttp2 = layer(http2.Http2ServerRequest.prototype, express.request, null)
-// HTTP/2 has :authority where HTTP/1.1 has Host; Express reads Host.
+// HTTP/2 has :authority where HTTP/1.1 has Host; Express reads Host, through
+// req.get('host') and in req.hostname.
+const expressGet = express.request.get
+requestOverHttp2.get = requestOverHttp2.header = function get (name) {
+  if (typeof name === 'string' && name.toLowerCase() === 'host') return this.headers.host || this.authority
+  return expressGet.call(this, name)
+}
 Object.defineProperty(requestOverHttp2, 'hostname', {
   configurable: true,
   enumerable: true,
   get () {
-    const host = this.headers.host || this.authority || ''
+    const host = this.get('host') || ''
     return host.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1') || undefined
   }
 })
