@@ -85,19 +85,43 @@
     cell(tr, laneOf(request.lane).label)
     cell(tr, request.mode + ' · ' + report.page.scripts + ' × ' + f.bytes(report.page.size))
     cell(tr, outcomeText(report.page.outcome), report.page.outcome === 'refused-by-client' ? 'bad' : '')
-    cell(tr, hinted ? 'yes, ' + hinted + '/' + assets.length + ' scripts' : 'no', hinted ? 'good' : '')
+    const interim = report.firstInterimResponseStart ? ' (103 at ' + f.ms(report.firstInterimResponseStart) + ')' : ''
+    cell(tr, (hinted ? 'yes, ' + hinted + '/' + assets.length + ' scripts' : 'no') + interim, hinted ? 'good' : '')
     cell(tr, report.protocol || '—')
     cell(tr, f.ms(report.load), 'num')
     cell(tr, assets.length ? f.ms(Math.min.apply(null, assets.map(function (a) { return a.startTime }))) : '—', 'num')
     cell(tr, assets.length ? f.ms(api.stats.median(durations)) : '—', 'num')
     cell(tr, assets.length ? f.ms(Math.max.apply(null, assets.map(function (a) { return a.responseEnd }))) : '—', 'num')
-    tr.title = assets.map(function (a) {
-      return a.name + ': ' + a.initiatorType + ', start ' + f.ms(a.startTime) + ', end ' + f.ms(a.responseEnd) + ', ' + (a.nextHopProtocol || '?')
-    }).join('\n')
     const body = $id('push-table').querySelector('tbody')
     const empty = body.querySelector('tr.empty')
     if (empty) empty.remove()
-    body.insertBefore(tr, body.firstChild)
+    const details = assetDetails(assets)
+    body.insertBefore(details, body.firstChild)
+    body.insertBefore(tr, details)
+  }
+
+  // Each script's Resource Timing under its load's row: how it was fetched
+  // (initiatorType "early-hints" when the 103 preloaded it) and when.
+  function assetDetails (assets) {
+    const tr = document.createElement('tr')
+    tr.className = 'push-assets'
+    const td = document.createElement('td')
+    td.colSpan = 9
+    const box = document.createElement('details')
+    const summary = document.createElement('summary')
+    summary.textContent = 'Each script (' + assets.length + '), from Resource Timing'
+    box.appendChild(summary)
+    const list = document.createElement('ol')
+    assets.forEach(function (a) {
+      const li = document.createElement('li')
+      li.textContent = a.name + ': ' + a.initiatorType + ', ' + f.ms(a.startTime) + ' → ' + f.ms(a.responseEnd) +
+        ' (' + f.ms(a.duration) + '), ' + (a.nextHopProtocol || 'protocol hidden')
+      list.appendChild(li)
+    })
+    box.appendChild(list)
+    td.appendChild(box)
+    tr.appendChild(td)
+    return tr
   }
 
   function finish (text) {

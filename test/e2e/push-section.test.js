@@ -49,7 +49,10 @@ describe('the page: Push & Early Hints', function () {
     assert.equal(row.outcome, 'hints=3')
     // Chrome marks preloads that came from the 103 with initiatorType "early-hints".
     assert.ok(row.earlyHints >= 1, row.text)
-    assert.match(row.text, /103 sent with 3 preload link\(s\)\tyes, \d\/3 scripts\th2\t/)
+    assert.match(row.text, /103 sent with 3 preload link\(s\)\tyes, \d\/3 scripts \(103 at [\d.]+ m?s\)\th2\t/)
+    const details = page.locator('#push-table tbody tr.push-assets').first()
+    await details.locator('summary').click()
+    assert.match(await details.innerText(), /\/asset\/\d\.js: early-hints, [\d.]+ m?s → [\d.]+ m?s \([\d.]+ m?s\), h2/)
     assert.match(await page.textContent('#push-status'), /^Done: HTTP\/2 \(node:http2\), mode hints, 3\/3 scripts loaded/)
   })
 
