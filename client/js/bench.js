@@ -120,6 +120,14 @@
     return answers.find(function (a) { return a.error }) || null
   }
 
+  // At most this many requests of a batch are in flight at once; beyond it
+  // the page issues the next as one settles. 2016's Chrome queued excess
+  // requests itself; today's fails those beyond about 1,500 outstanding per
+  // page with net::ERR_INSUFFICIENT_RESOURCES (a network-service limit), so
+  // the page queues them instead, as the browser used to. Batches of up to
+  // this many are fired all at once, as before.
+  const MAX_IN_FLIGHT = 1000
+
   // `requests` parallel $.get's at one lane; elapsed from just before the
   // first is issued to when the last one settled (success or failure).
   function fireBatch (ctl, lane, repeat, position, opts, onProgress) {
@@ -128,7 +136,7 @@
     // throttling may have been changed since the run began.
     const batch = {
       repeat: repeat, position: position, state: 'running', elapsed: null, ok: 0, failed: 0, aborted: 0, bytes: 0,
-      network: network(), requests: new Array(n)
+      network: network(), maxInFlight: Math.min(n, MAX_IN_FLIGHT), requests: new Array(n)
     }
     const urls = new Array(n)
     const base = lane.url + '/option?size=' + opts.size + '&delay=' + opts.delay + '&r=' + ctl.token + '-' + lane.lane + '-' + repeat + '-'
@@ -144,24 +152,35 @@
     }
     return new Promise(function (resolve) {
       const t0 = performance.now()
-      for (let i = 0; i < n; i++) {
+      let next = 0 // the next request to issue
+      function record (i, start, r) {
+        const end = performance.now() - t0
+        batch.requests[i] = { index: i, status: r.status, bytes: r.bytes, error: r.error, start: start === null ? null : round(start), end: round(end), timing: null }
+        if (r.aborted) batch.aborted++
+        else if (r.error) batch.failed++
+        else batch.ok++
+        batch.bytes += r.bytes
+        settled++
+        if (settled === n) {
+          batch.elapsed = round(end)
+          batch.state = ctl.stopped ? 'stopped' : 'done'
+        }
+        progress(end)
+        if (settled === n) collectTimings(batch, urls, t0).then(function () { resolve(batch) })
+      }
+      function issue () {
+        const i = next++
         const start = performance.now() - t0
         get(ctl, urls[i], opts.size).then(function (r) {
-          const end = performance.now() - t0
-          batch.requests[i] = { index: i, status: r.status, bytes: r.bytes, error: r.error, start: round(start), end: round(end), timing: null }
-          if (r.aborted) batch.aborted++
-          else if (r.error) batch.failed++
-          else batch.ok++
-          batch.bytes += r.bytes
-          settled++
-          if (settled === n) {
-            batch.elapsed = round(end)
-            batch.state = ctl.stopped ? 'stopped' : 'done'
-          }
-          progress(end)
-          if (settled === n) collectTimings(batch, urls, t0).then(function () { resolve(batch) })
+          record(i, start, r)
+          if (next >= n) return
+          if (!ctl.stopped) return issue()
+          // Stopped: what was never issued is aborted too.
+          while (next < n) record(next++, null, { status: 0, bytes: 0, error: 'aborted', aborted: true })
         })
       }
+      const first = Math.min(n, MAX_IN_FLIGHT)
+      for (let k = 0; k < first; k++) issue()
       progress(0)
     })
   }
@@ -323,6 +342,7 @@
     running: function () { return current !== null },
     lanes: lanes,
     limits: limits,
+    maxInFlight: MAX_IN_FLIGHT,
     spki: config.spki,
     stats: stats
   }

@@ -99,6 +99,17 @@ describe('the h2bench page in Chromium', function () {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
   })
 
+  it('queues requests beyond 1,000 in flight, so a batch of 2,500 completes (Chromium fails the excess over ~1,500)', async () => {
+    const result = await page.evaluate(() => window.h2bench.run({ requests: 2500, size: 0, delay: 0, repeats: 1, lanes: ['h2n'] }))
+    assert.equal(await page.evaluate(() => window.h2bench.maxInFlight), 1000)
+    for (const lane of result.lanes) {
+      const [batch] = lane.batches
+      assert.equal(batch.maxInFlight, 1000)
+      assert.deepEqual([batch.ok, batch.failed, lane.failures], [2500, 0, 0], lane.lane)
+      assert.equal(lane.samples.length, 1)
+    }
+  })
+
   it('counts failed requests, shows them, and leaves their batches out of the timing', async () => {
     // The browser fails the 4th request of every batch (as a dropped connection would).
     await page.route(url => /\/option\?.*&r=.*-3$/.test(url.href), route => route.abort('connectionreset'))
