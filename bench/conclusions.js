@@ -71,6 +71,25 @@ function withRatios (rows) {
 
 const x = n => `${n.toFixed(2)}×`
 
+// "Faster" as the source meant it: the other lane takes at least 10 % longer.
+// Below 3 % the two are about the same.
+const CLEARLY = 1.1
+const SLIGHTLY = 1.03
+
+// Status of "h2 is faster than h1" from r = ratioRange(rows, 'h1', 'h2'):
+// clearly in every cell; clearly in most, or slightly in every one; or not.
+// `words`: the three outcomes ('reproduced' or 'holds' forms).
+function fasterStatus (r, [all, partly, none]) {
+  if (r.min >= CLEARLY) return all
+  return r.median >= CLEARLY || r.min > SLIGHTLY ? partly : none
+}
+const pct = v => `${Math.round((v - 1) * 100)} %`
+function within (r) {
+  if (r.max < SLIGHTLY) return `: within ${pct(SLIGHTLY)}, about the same`
+  if (r.max < CLEARLY) return `: less than ${pct(CLEARLY)} apart`
+  return ''
+}
+
 // The request-count experiments check both count-related conclusions.
 function countConclusions (delay) {
   return [{
@@ -101,4 +120,4 @@ function countConclusions (delay) {
   }]
 }
 
-module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured }
+module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within, CLEARLY }

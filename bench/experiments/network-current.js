@@ -3,7 +3,7 @@
 // Not in the source: the network experiment (30 requests of 0.1 MB at 10 ms
 // delay) under today's DevTools presets, whose latencies are far higher than
 // the 2016 ones (3G: 2 s per request).
-const { ratioRange, verdict } = require('../conclusions')
+const { ratioRange, verdict, fasterStatus, within } = require('../conclusions')
 
 const PRESETS = ['3G', 'Slow 4G', 'Fast 4G']
 
@@ -21,8 +21,8 @@ module.exports = {
     check (rows) {
       const r = ratioRange(rows, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2')
-      return verdict(r.min > 1 ? 'holds' : r.median > 1 ? 'partly holds' : 'does not hold',
-        `h1 takes ${r.median.toFixed(2)}× h2's time (median over ${r.n} presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)`)
+      return verdict(fasterStatus(r, ['holds', 'partly holds', 'does not hold']),
+        `h1 takes ${r.median.toFixed(2)}× h2's time (median over ${r.n} presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)${within(r)}`)
     }
   }]
 }

@@ -73,6 +73,15 @@ describe('runner: verdicts on the source\'s conclusions', () => {
     assert.equal(verdictsOf('network', mixed)[0].status, 'partly reproduced')
   })
 
+  it('network: 1 % is not "faster": not reproduced, and says why; a small but steady lead partly holds', () => {
+    const close = fabricate('network', { h1: [100.2, 55.6, 33.9, 16.9, 6.5, 1].map(s), h2: [99.1, 55, 33.5, 16.7, 6.4, 1].map(s) })
+    const [v] = verdictsOf('network', close)
+    assert.equal(v.status, 'not reproduced')
+    assert.match(v.detail, /^h1 takes 1\.01× h2's time .*: within 3 %, about the same.*shared pipe dominate/)
+    const [now] = verdictsOf('network-current', fabricate('network-current', { h1: [1.07, 1.06, 1.12].map(s), h2: [1, 1, 1].map(s) }))
+    assert.equal(now.status, 'partly holds')
+  })
+
   describe('push in the browser', () => {
     const times = { 'h2 push': [1, 1, 1, 1, 1, 1, 0.05].map(s), 'h2 none': [1, 1, 1, 1, 1, 1, 0.05].map(s) }
 
