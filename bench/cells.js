@@ -115,14 +115,28 @@ function watchNetErrors (page, laneInfo) {
   }
 }
 
-// Repeats until the asked number, or as many as the budget allows;
-// collects into `per` (lane → samples, failures, protocols, notes).
-async function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, log }) {
+// Runs `once(r)` for r = 0, 1, … as many times as asked, or as the budget
+// allows judged from the first; → { planned, firstMs }.
+async function repeatWithinBudget ({ repeats, budgetMs, log }, once) {
   let planned = repeats
   let firstMs = 0
   for (let r = 0; r < planned; r++) {
-    const order = r % 2 ? [...lanes].reverse() : lanes
     const t0 = Date.now()
+    await once(r)
+    const took = Date.now() - t0
+    if (r === 0) {
+      firstMs = took
+      planned = repeatsFor(repeats, firstMs, budgetMs)
+    }
+    if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${secs(took)}`)
+  }
+  return { planned, firstMs }
+}
+
+// Collects every repeat into `per` (lane → samples, failures, protocols, notes).
+function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, log }) {
+  return repeatWithinBudget({ repeats, budgetMs, log }, async r => {
+    const order = r % 2 ? [...lanes].reverse() : lanes
     const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: order })
     for (const l of result.lanes) {
       const p = per[l.lane]
@@ -132,14 +146,7 @@ async function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, log 
       if (l.protocol) p.protocols.push(l.protocol)
       if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
     }
-    const took = Date.now() - t0
-    if (r === 0) {
-      firstMs = took
-      planned = repeatsFor(repeats, firstMs, budgetMs)
-    }
-    if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${secs(took)}`)
-  }
-  return { planned, firstMs }
+  })
 }
 
 function mostFrequent (list) {
@@ -195,10 +202,7 @@ async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, l
     await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(cell.preset)))
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
     const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [] }))
-    let planned = repeats
-    let firstMs = 0
-    for (let r = 0; r < planned; r++) {
-      const t0 = Date.now()
+    const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = combos.map((c, i) => i)
       if (r % 2) order.reverse()
       for (const i of order) {
@@ -217,13 +221,7 @@ async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, l
           per[i].outcomes.push(`failed: ${err.message.split('\n')[0]}`)
         }
       }
-      const took = Date.now() - t0
-      if (r === 0) {
-        firstMs = took
-        planned = repeatsFor(repeats, firstMs, budgetMs)
-      }
-      if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${secs(took)}`)
-    }
+    })
     const note = budgetNote(repeats, planned, firstMs, budgetMs)
     return combos.map(({ lane, mode }, i) => row({
       entry, lane: lane.name, mode, samples: per[i].samples, failures: per[i].failures,

@@ -86,16 +86,18 @@ function parseDelay (raw) {
   return parseIntParam(raw, { param: 'delay', min: 0, max: LIMITS.maxDelay, unit: ' ms' })
 }
 
+// The optional `delay` of an Express query object, ms; absent means 0.
+function delayOf (query) {
+  const delay = single(query, 'delay')
+  return delay === undefined ? 0 : parseDelay(delay)
+}
+
 // Reads `size` and `delay` from an Express query object; absent means 0.
 function parseOptionQuery (query) {
   const size = single(query, 'size')
-  const delay = single(query, 'delay')
-  return {
-    size: size === undefined ? 0 : parseSize(size),
-    delay: delay === undefined ? 0 : parseDelay(delay)
-  }
+  return { size: size === undefined ? 0 : parseSize(size), delay: delayOf(query) }
 }
 
 module.exports = {
-  KIB, MIB, LIMITS, payload, payloadBlock, parseSize, parseDelay, parseIntParam, parseOptionQuery, single
+  KIB, MIB, LIMITS, payload, payloadBlock, parseSize, parseDelay, delayOf, parseIntParam, parseOptionQuery, single
 }

@@ -2,6 +2,7 @@
 
 const { performance } = require('node:perf_hooks')
 const { parseOptionQuery, payload } = require('../payload')
+const { afterDelay } = require('../delay')
 
 // GET /option?size=&delay= : after `delay` ms, exactly `size` incompressible
 // bytes: one view of the shared payload block (nothing allocated per request),
@@ -10,9 +11,7 @@ function optionRoute (lane) {
   return function option (req, res) {
     const { size, delay } = parseOptionQuery(req.query)
     const started = performance.now()
-    const timer = setTimeout(() => {
-      res.off('close', cancel)
-      if (res.destroyed) return
+    afterDelay(res, delay, () => {
       const waited = performance.now() - started
       res.set({
         'Content-Type': 'text/plain; charset=utf-8',
@@ -20,9 +19,7 @@ function optionRoute (lane) {
         'Server-Timing': `delay;dur=${waited.toFixed(1)};desc="server delay (asked ${delay} ms)"`
       })
       lane.sendBody(res, payload(size))
-    }, delay)
-    function cancel () { clearTimeout(timer) }
-    res.once('close', cancel)
+    })
   }
 }
 

@@ -2,7 +2,8 @@
 
 const debug = require('debug')('h2bench:push')
 const { InputError } = require('../errors')
-const { LIMITS, parseSize, parseIntParam, parseDelay, payload, single } = require('../payload')
+const { LIMITS, parseSize, parseIntParam, delayOf, payload, single } = require('../payload')
+const { afterDelay } = require('../delay')
 
 const DEFAULT_ASSET_SIZE = 290 * 1024 // the source study pushed one 290 KB script
 
@@ -31,27 +32,8 @@ function parsePushQuery (query) {
     size: size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size),
     mode,
     tag: parseTag(query),
-    delay: parseDelayQuery(query)
+    delay: delayOf(query) // before the page and each requested asset, carried into the asset URLs
   }
-}
-
-// Optional `delay` (ms, absent = 0): server think time before the page and
-// before each requested asset, carried into the asset URLs like `size`.
-function parseDelayQuery (query) {
-  const delay = single(query, 'delay')
-  return delay === undefined ? 0 : parseDelay(delay)
-}
-
-// Runs `send` after `delay` ms, unless the client went away meanwhile (a
-// pending timer must not hold a dead response). No delay: at once.
-function afterDelay (res, delay, send) {
-  if (delay === 0) return send()
-  const timer = setTimeout(() => {
-    res.off('close', cancel)
-    if (!res.destroyed) send()
-  }, delay)
-  function cancel () { clearTimeout(timer) }
-  res.once('close', cancel)
 }
 
 // Optional `tag`: the page gives each load its own, carried into the asset
@@ -157,7 +139,7 @@ function pushRoutes (lane, stats) {
     const size = single(req.query, 'size')
     const bytes = size === undefined ? DEFAULT_ASSET_SIZE : parseSize(size)
     const tag = parseTag(req.query)
-    afterDelay(res, parseDelayQuery(req.query), () => {
+    afterDelay(res, delayOf(req.query), () => {
       res.set(assetHeaders(bytes, tag))
       lane.sendBody(res, assetBody(bytes))
     })
