@@ -45,10 +45,19 @@ describe('the page: Push & Early Hints', function () {
     const warm = await load('h2n', 'none') // a fresh profile's first navigation is slow: keep it out of the hints row
     assert.equal(warm.outcome, 'none')
     assert.equal(warm.earlyHints, 0)
-    const row = await load('h2n', 'hints')
-    assert.equal(row.outcome, 'hints=3')
-    // Chrome marks preloads that came from the 103 with initiatorType "early-hints".
-    assert.ok(row.earlyHints >= 1, row.text)
+    // Chrome marks preloads that came from the 103 with initiatorType
+    // "early-hints". It does not always use them (about 1 load in 5 here, the
+    // same before this project touched the route: the page's own script
+    // requests sometimes win the race), and the page then says "no": up to
+    // three loads, every one hinted, one of them seen using the preloads.
+    const rows = []
+    for (let i = 0; i < 3 && !rows.some(r => r.earlyHints >= 1); i++) rows.push(await load('h2n', 'hints'))
+    for (const r of rows) {
+      assert.equal(r.outcome, 'hints=3')
+      assert.match(r.text, /103 sent with 3 preload link\(s\)\t(yes, \d\/3 scripts|no) \(103 at [\d.]+ m?s\)\th2\t/)
+    }
+    const row = rows.at(-1)
+    assert.ok(row.earlyHints >= 1, rows.map(r => r.text).join('\n'))
     assert.match(row.text, /103 sent with 3 preload link\(s\)\tyes, \d\/3 scripts \(103 at [\d.]+ m?s\)\th2\t/)
     const details = page.locator('#push-table tbody tr.push-assets').first()
     await details.locator('summary').click()
