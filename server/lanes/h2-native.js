@@ -2,7 +2,20 @@
 
 const http2 = require('node:http2')
 const { expressOnHttp2 } = require('../compat/express-on-http2')
-const { sendPaced } = require('../send-body')
+const { sendPaced, connectionBudget } = require('../send-body')
+
+// What one session may have handed to nghttp2 and not yet sent. nghttp2
+// counts such data against the session's maxSessionMemory (default 10 MB)
+// and refuses every new stream with RST_STREAM ENHANCE_YOUR_CALM while it is
+// over; paced 256 KiB per stream, Chromium's 256 concurrent streams queued
+// up to 64 MiB and lost up to 60 % of a heavy batch (test/e2e/heavy.test.js).
+const SESSION_BUDGET = 4 * 1024 * 1024
+const SESSION_CHUNK = 64 * 1024
+
+function sendBody (res, body) {
+  const stream = res.stream || res // a pushed stream is written directly
+  sendPaced(res, body, { budget: connectionBudget(stream.session, SESSION_BUDGET), chunk: SESSION_CHUNK })
+}
 
 // Lane h2n: Node's own nghttp2-based node:http2, ALPN h2 only, serving the
 // same Express app, so protocol and implementation can be told apart.
@@ -18,7 +31,7 @@ module.exports = {
     server.on('unknownProtocol', socket => socket.destroy())
     return server
   },
-  sendBody: sendPaced,
+  sendBody,
   pushSupport (req) {
     if (!req.stream) return 'unsupported'
     return req.stream.pushAllowed ? 'enabled' : 'refused'
@@ -28,7 +41,7 @@ module.exports = {
       if (err) return onError(err)
       stream.on('error', onError)
       stream.respond({ ':status': 200, ...headers })
-      stream.end(body)
+      sendBody(stream, body)
     })
   }
 }
