@@ -27,7 +27,7 @@ async function launchBrowser ({ spki, headless = true }) {
     await context.close()
     fs.rmSync(userDataDir, { recursive: true, force: true })
   }
-  return { context, close, executablePath }
+  return { context, close, executablePath, userDataDir }
 }
 
 module.exports = { launchBrowser, findChrome, INSTALL_HINT }

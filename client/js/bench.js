@@ -55,7 +55,8 @@
         ctl.xhrs.delete(xhr)
         const aborted = textStatus === 'abort'
         let error = aborted ? 'aborted' : (thrown || textStatus || 'error')
-        if (jq.status === 0 && !aborted) error = 'network error (status 0): no answer, or the certificate is not trusted'
+        // The browser tells a page nothing more (its console names the cause).
+        if (jq.status === 0 && !aborted) error = 'network error (status 0): no answer, or the certificate is not trusted; the browser console names the cause (net::ERR_…)'
         else if (jq.status >= 400 && jq.responseJSON && jq.responseJSON.error) error = jq.responseJSON.error
         else if (jq.status >= 400) error = 'HTTP ' + jq.status + ' ' + (jq.responseText || thrown || '').slice(0, 200)
         resolve({ status: jq.status, bytes: 0, error: error, aborted: aborted })

@@ -96,8 +96,22 @@
     } else if (!l.protocol && l.batches.some(function (b) { return b.ok > 0 })) {
       warn(l.lane, 'The browser reported no protocol (Resource Timing entries missing or hidden).')
     } else {
-      warn(l.lane, '')
+      warn(l.lane, failuresNote(l))
     }
+  }
+
+  // Failed requests of a lane that did answer: how many, and what the page
+  // was told. A browser gives a page only "status 0" for a dropped request;
+  // the net::ERR_… name is in its console (and in the headless runner's report).
+  function failuresNote (l) {
+    if (!l.failures) return ''
+    const errors = {}
+    l.batches.forEach(function (b) {
+      b.requests.forEach(function (r) { if (r && r.error && r.error !== 'aborted') errors[r.error] = (errors[r.error] || 0) + 1 })
+    })
+    const list = Object.keys(errors).map(function (e) { return errors[e] + ' × ' + e }).join('; ')
+    return l.failures + ' request' + (l.failures === 1 ? '' : 's') + ' failed on ' + l.label + ': ' + list +
+      '. Batches with failures are not timed. Open the browser console (DevTools) for the net::ERR_… name of each.'
   }
 
   // Before any run: what the page's probe of the lane found.

@@ -122,6 +122,9 @@ describe('the h2bench page in Chromium', function () {
       const card = page.locator(`.card[data-lane="${lane.lane}"]`)
       assert.equal(await card.locator('.failures').textContent(), '2')
       assert.match(await card.locator('.elapsed .what').textContent(), /2 with failed requests left out/)
+      // What failed, on which lane, and where the browser's own error name is.
+      assert.match(await card.locator('.warning').textContent(),
+        /^2 requests failed on HTTP\/[\d.]+ \([^)]+\): 2 × network error \(status 0\).*console.*net::ERR_/)
     }
     assert.deepEqual(result.comparisons, [])
     await page.unroute(() => true)
