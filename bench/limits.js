@@ -19,7 +19,7 @@ const MIB = 1024 * 1024
 // refused by the page, as they would be for a user (state "refused").
 const LADDER = [
   [100, 64 * MIB], [256, 16 * MIB], [300, 16 * MIB], [1000, 4 * MIB], [10000, 1 * MIB],
-  [10000, 100 * 1024], [150, 64 * MIB], [512, 16 * MIB], [256, 64 * MIB]
+  [10000, 100 * 1024], [512, 16 * MIB], [128, 64 * MIB], [129, 64 * MIB], [10000, 64 * MIB]
 ]
 const SMOKE = [[20, 1 * MIB], [100, 100 * 1024]]
 
@@ -122,7 +122,8 @@ async function rung (page, userDataDir, lane, laneUrl, [requests, size]) {
       return { state: r.state, failures: l.failures, ok: l.batches.reduce((n, b) => n + b.ok, 0), elapsed: l.batches.length ? l.batches[l.batches.length - 1].elapsed : null }
     }), { requests, size, delay: 0, repeats: 1, lanes: [lane] })
   } catch (err) {
-    outcome = { state: 'crashed', error: err.message.split('\n')[0] }
+    const message = err.message.split('\n')[0]
+    outcome = /invalid options/.test(message) ? { state: 'refused', error: message.replace(/^.*invalid options: /, '') } : { state: 'crashed', error: message }
   } finally {
     clearInterval(sampler)
     page.off('requestfailed', onFailed)
@@ -155,7 +156,8 @@ async function main (argv) {
           process.stderr.write(`${lane.name} ${step[0]} × ${fmtSize(step[1])} …\n`)
           const r = await rung(page, browser.userDataDir, lane.name, lane.url, step)
           rows.push(r)
-          process.stderr.write(`  ${r.state}: ${r.ok ?? 0} ok, ${r.failures ?? '?'} failed ${JSON.stringify(r.failedByBrowser)}, ${r.seconds.toFixed(1)} s, browser peak ${r.peakBrowserMiB} MiB, server ${r.peakServerMiB} MiB\n`)
+          if (r.error) process.stderr.write(`  ${r.state}: ${r.error}\n`)
+          else process.stderr.write(`  ${r.state}: ${r.ok ?? 0} ok, ${r.failures ?? '?'} failed ${JSON.stringify(r.failedByBrowser)}, ${r.seconds.toFixed(1)} s, browser peak ${r.peakBrowserMiB} MiB, server ${r.peakServerMiB} MiB\n`)
         } finally {
           await browser.close().catch(() => {})
         }

@@ -3,6 +3,7 @@
 const path = require('node:path')
 const express = require('express')
 const { LIMITS } = require('./payload')
+const { BROWSER, bytesText } = require('../client/js/options')
 
 const ROOT = path.join(__dirname, '..')
 // Vendor files served from node_modules: the page must work offline.
@@ -19,7 +20,7 @@ function createPageApp ({ lanes, spki }) {
   app.set('view engine', 'ejs')
   app.get('/', (req, res) => {
     res.set('Cache-Control', 'no-store')
-    res.render('index', { lanes, spki, limits: LIMITS })
+    res.render('index', { lanes, spki, limits: LIMITS, browser: { ...BROWSER, maxInFlight: bytesText(BROWSER.maxInFlightBytes) } })
   })
   app.get('/lanes.json', (req, res) => res.json({ lanes, spki, limits: LIMITS }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))

@@ -342,7 +342,8 @@
     validate: function (options) { const r = validate(options); return { ok: r.ok, errors: r.errors } },
     running: function () { return current !== null },
     lanes: lanes,
-    limits: limits,
+    // The server's limits, and the page's own on bytes in flight per batch.
+    limits: Object.assign({}, limits, { maxInFlightBytes: checks.BROWSER.maxInFlightBytes, browserStreams: checks.BROWSER.streams }),
     maxInFlight: MAX_IN_FLIGHT,
     spki: config.spki,
     stats: stats

@@ -12,6 +12,14 @@
   const RANGES = { requests: [1, 10000], repeats: [1, 100] }
   const UNITS = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 }
   const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'onProgress']
+  // What the browser holds while a batch runs. Chromium receives up to 256
+  // HTTP/2 streams per connection at once and keeps each response whole
+  // until it ends (the page reads them as text), so a batch keeps about
+  // min(requests, 256) × size in the browser. Measured with npm run limits
+  // (Chromium 156, 24 GiB machine, README "Limits"): 100 × 64 MiB over h2
+  // held 6.8 GB in Chromium and 150 × 64 MiB … ; every lane was clean up to
+  // there. Beyond 8 GiB a batch is refused rather than left to exhaust memory.
+  const BROWSER = { streams: 256, maxInFlightBytes: 8 * 1024 * 1024 * 1024 }
 
   function shown (raw) {
     return typeof raw === 'string' ? '"' + raw + '"' : String(raw)
@@ -46,6 +54,14 @@
     const bytes = Math.round(Number(m[1]) * UNITS[unit])
     if (!Number.isSafeInteger(bytes) || bytes > maxSize) return { error: allowed + '; got ' + shown(raw) }
     return { value: bytes }
+  }
+
+  // 1536 → "1.5 KiB", 68719476736 → "64 GiB"
+  function bytesText (n) {
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+    let i = 0
+    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++ }
+    return (Math.round(n * 10) / 10) + ' ' + units[i]
   }
 
   function checkLanes (raw, laneNames) {
@@ -89,6 +105,15 @@
     take('cold', function (v) {
       return typeof v === 'boolean' ? { value: v } : { error: 'cold must be true or false; got ' + shown(v) }
     })
+    if (!errors.requests && !errors.size) {
+      const inFlight = Math.min(out.requests, BROWSER.streams) * out.size
+      if (inFlight > BROWSER.maxInFlightBytes) {
+        errors.size = 'requests × size is too large for one batch: ' + out.requests + ' × ' + bytesText(out.size) +
+          ' would keep ' + Math.min(out.requests, BROWSER.streams) + ' × ' + bytesText(out.size) + ' = ' + bytesText(inFlight) +
+          ' in the browser at once (it receives up to ' + BROWSER.streams + ' HTTP/2 responses together and holds each whole' +
+          ' until it ends); the limit is ' + bytesText(BROWSER.maxInFlightBytes) + ' in flight: lower the requests or the size'
+      }
+    }
     if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
       errors.onProgress = 'onProgress must be a function'
     }
@@ -97,5 +122,5 @@
     return ok ? { ok: true, errors: {}, options: out, unknown: unknown } : { ok: false, errors: errors, unknown: unknown }
   }
 
-  return { DEFAULTS: DEFAULTS, RANGES: RANGES, UNITS: UNITS, validate: validate, checkSize: checkSize }
+  return { DEFAULTS: DEFAULTS, RANGES: RANGES, UNITS: UNITS, BROWSER: BROWSER, validate: validate, checkSize: checkSize, bytesText: bytesText }
 }))

@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { validate, checkSize, DEFAULTS } = require('../../client/js/options')
+const { validate, checkSize, DEFAULTS, BROWSER, bytesText } = require('../../client/js/options')
 const { parseSize, LIMITS, MIB } = require('../../server/payload')
 
 const context = { lanes: [{ name: 'h1' }, { name: 'h2' }, { name: 'h2n' }], limits: LIMITS }
@@ -59,5 +59,32 @@ describe('page options (client/js/options.js)', () => {
     const r = validate({ requests: 5, label: 'x' }, context)
     assert.equal(r.ok, true)
     assert.deepEqual(r.unknown, ['label'])
+  })
+
+  describe('bytes in flight per batch (what the browser must hold)', () => {
+    it('accepts every workload up to 8 GiB in flight, counting at most 256 responses at once', () => {
+      assert.equal(BROWSER.maxInFlightBytes, 8 * 1024 * MIB)
+      for (const [requests, size] of [[128, '64mb'], [10000, '32mb'], [256, '32mb'], [10000, '1mb'], [1, '64mb'], [512, '16mb']]) {
+        assert.equal(validate({ requests, size }, context).ok, true, `${requests} × ${size}`)
+      }
+    })
+
+    it('refuses more, naming requests × size, what would be held, the limit and why', () => {
+      for (const [requests, size, held] of [[129, '64mb', '8.1 GiB'], [10000, '64mb', '16 GiB'], [257, '33mb', '8.3 GiB']]) {
+        const r = validate({ requests, size }, context)
+        assert.equal(r.ok, false, `${requests} × ${size}`)
+        assert.match(r.errors.size, new RegExp(`^requests × size is too large for one batch: ${requests} × \\d+ MiB would keep .* = ${held.replace('.', '\\.')} in the browser at once .*256 HTTP/2 responses.*the limit is 8 GiB in flight: lower the requests or the size$`))
+        assert.deepEqual(Object.keys(r.errors), ['size'])
+      }
+    })
+
+    it('leaves the message to the field when requests or size is itself invalid', () => {
+      const r = validate({ requests: 20000, size: '64mb' }, context)
+      assert.deepEqual(Object.keys(r.errors), ['requests'])
+    })
+
+    it('writes byte counts in binary units', () => {
+      assert.deepEqual([0, 1536, 64 * MIB, 16 * 1024 * MIB].map(bytesText), ['0 B', '1.5 KiB', '64 MiB', '16 GiB'])
+    })
   })
 })
