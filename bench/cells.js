@@ -90,24 +90,26 @@ async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budget
   }))
 }
 
-// The page only learns that a request failed (status 0); the browser's
-// console says why (net::ERR_INSUFFICIENT_RESOURCES: Chromium caps the
-// requests in flight per renderer). Counted per lane by the request's origin.
+// The page only learns that a request failed (status 0); the browser knows
+// why (net::ERR_HTTP2_PROTOCOL_ERROR, net::ERR_INSUFFICIENT_RESOURCES: …).
+// Playwright reports each failed request with that name; counted per lane by
+// the request's origin, so the report says what failed where.
 function watchNetErrors (page, laneInfo) {
   const counts = new Map() // lane → Map(error → n)
-  const onConsole = msg => {
-    const m = /net::(ERR_[A-Z_0-9]+)/.exec(msg.text())
-    if (!m) return
-    const url = (msg.location() && msg.location().url) || ''
-    const lane = laneInfo.find(l => url.startsWith(l.url))
-    if (!lane) return
+  const onFailed = request => {
+    const lane = laneInfo.find(l => request.url().startsWith(l.url))
+    const failure = request.failure()
+    if (!lane || !failure) return
+    const name = failure.errorText.replace(/^net::/, '')
+    if (name === 'ERR_ABORTED') return // the page's own Stop, not a failure
     const byError = counts.get(lane.name) || new Map()
-    byError.set(m[1], (byError.get(m[1]) || 0) + 1)
+    byError.set(name, (byError.get(name) || 0) + 1)
     counts.set(lane.name, byError)
   }
-  page.on('console', onConsole)
+  page.on('requestfailed', onFailed)
   return {
-    stop: () => page.off('console', onConsole),
+    stop: () => page.off('requestfailed', onFailed),
+    counts: lane => Object.fromEntries(counts.get(lane) || []),
     noteFor: lane => counts.has(lane)
       ? `the browser failed requests with ${[...counts.get(lane)].map(([e, n]) => `net::${e} (${n}×)`).join(', ')}${
         counts.get(lane).has('ERR_INSUFFICIENT_RESOURCES') ? ': Chromium caps the requests one page may have in flight' : ''}`
@@ -255,4 +257,4 @@ async function runPushProtocolCell ({ entry, laneInfo, repeats }) {
   }))
 }
 
-module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, pushOutcome, row, cellParams, mostFrequent }
+module.exports = { watchNetErrors, runPageCell, runPushPageCell, runPushProtocolCell, pushOutcome, row, cellParams, mostFrequent }
