@@ -10,9 +10,8 @@
 // (README, "Limits").
 const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
-const { startAll } = require('../server/start')
 const { LANES, laneByName } = require('../server/lanes')
-const { generateCertificate, spkiHash } = require('../server/certs')
+const { startLanes } = require('./start-lanes')
 
 const MIB = 1024 * 1024
 // requests × size, in the order tried. Rungs beyond the page's limits are
@@ -135,12 +134,7 @@ async function main (argv) {
   const opts = parseArgs(argv)
   if (opts.help) return console.log(HELP)
   if (!findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
-  const lanes = opts.lanes.map(laneByName)
-  const pair = await generateCertificate()
-  const tls = { ...pair, spki: spkiHash(pair.cert) }
-  const config = { host: '127.0.0.1', port: 0 }
-  for (const lane of lanes) config[`${lane.name}Port`] = 0
-  const running = await startAll(config, tls, { lanes })
+  const { running, tls } = await startLanes(opts.lanes)
   const rows = []
   try {
     for (const lane of running.lanes) {

@@ -16,9 +16,7 @@ const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
-const { startAll } = require('../server/start')
-const { laneByName } = require('../server/lanes')
-const { generateCertificate, spkiHash } = require('../server/certs')
+const { startLanes } = require('./start-lanes')
 
 const ROOT = path.join(__dirname, '..')
 const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell }
@@ -72,13 +70,7 @@ async function run (opts, log) {
   if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
-  const lanes = opts.lanes.map(laneByName)
-  // A throw-away certificate: Chromium trusts it by its SPKI hash only.
-  const pair = await generateCertificate()
-  const tls = { ...pair, spki: spkiHash(pair.cert) }
-  const config = { host: '127.0.0.1', port: 0 }
-  for (const lane of lanes) config[`${lane.name}Port`] = 0
-  const running = await startAll(config, tls, { lanes })
+  const { running, tls } = await startLanes(opts.lanes)
   let browser = null
   try {
     let page = null
