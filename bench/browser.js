@@ -9,14 +9,19 @@ const { findChrome, INSTALL_HINT } = require('../server/chrome')
 // Launches the local Chrome/Chromium headless through playwright-core,
 // trusting the lanes' certificate the way the printed Chrome command does
 // (SPKI list), in a throw-away profile. The flags after it keep the browser
-// off networks the benchmark does not ask for.
-async function launchBrowser ({ spki, headless = true }) {
+// off networks the benchmark does not ask for. handleSignals: false leaves
+// Ctrl-C/SIGTERM to the caller (Playwright's own handler would close the
+// browser and exit the process with code 130 before the caller could report).
+async function launchBrowser ({ spki, headless = true, handleSignals = true }) {
   const executablePath = findChrome()
   if (!executablePath) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless,
+    handleSIGINT: handleSignals,
+    handleSIGTERM: handleSignals,
+    handleSIGHUP: handleSignals,
     args: [
       `--ignore-certificate-errors-spki-list=${spki}`,
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
