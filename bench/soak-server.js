@@ -11,9 +11,7 @@
 // Disconnecting closes the servers and exits.
 const fs = require('node:fs')
 const { monitorEventLoopDelay } = require('node:perf_hooks')
-const { startAll } = require('../server/start')
-const { laneByName } = require('../server/lanes')
-const { generateCertificate, spkiHash } = require('../server/certs')
+const { startLanes } = require('./start-lanes')
 
 const MIB = 1024 * 1024
 // The event-loop delay timer fires every RESOLUTION ms; the histogram records
@@ -53,14 +51,10 @@ const ms = ns => +(Math.max(0, ns / 1e6 - RESOLUTION)).toFixed(2)
 const mib = bytes => +(bytes / MIB).toFixed(2)
 
 async function main () {
-  const lanes = process.argv[2].split(',').map(laneByName)
   const intervalMs = Number(process.argv[3])
-  // A throw-away certificate, as bench/run.js: Chromium trusts it by SPKI.
-  const pair = await generateCertificate()
-  const tls = { ...pair, spki: spkiHash(pair.cert) }
-  const config = { host: '127.0.0.1', port: 0 }
-  for (const lane of lanes) config[`${lane.name}Port`] = 0
-  const running = await startAll(config, tls, { lanes })
+  // The lanes and the page server on free ports, with a throw-away
+  // certificate (Chromium trusts it by SPKI), as bench/run.js starts them.
+  const { running, tls } = await startLanes(process.argv[2].split(','))
 
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION })
   histogram.enable()
