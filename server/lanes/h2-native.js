@@ -14,6 +14,8 @@ const SESSION_CHUNK = 64 * 1024
 
 function sendBody (res, body) {
   const stream = res.stream || res // a pushed stream is written directly
+  // A stream closed meanwhile has no session: nothing will be sent anyway.
+  if (!stream.session) return res.end()
   sendPaced(res, body, { budget: connectionBudget(stream.session, SESSION_BUDGET), chunk: SESSION_CHUNK })
 }
 

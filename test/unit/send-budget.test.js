@@ -1,7 +1,9 @@
 'use strict'
 
 const assert = require('node:assert/strict')
+const http2 = require('node:http2')
 const { SendBudget, connectionBudget } = require('../../server/send-body')
+const { laneByName } = require('../../server/lanes')
 
 // The per-connection send budget that keeps node:http2 under its session
 // memory (server/lanes/h2-native.js).
@@ -59,5 +61,30 @@ describe('send budget of a connection', () => {
     const s2 = {}
     assert.equal(connectionBudget(s1, 10), connectionBudget(s1, 10))
     assert.notEqual(connectionBudget(s1, 10), connectionBudget(s2, 10))
+  })
+
+  it('h2n: a body for a stream the client already reset is dropped, not thrown (it has no session left)', async () => {
+    const h2n = laneByName('h2n')
+    let outcome = null
+    const server = http2.createServer((req, res) => {
+      req.stream.destroy()
+      setImmediate(() => {
+        try {
+          h2n.sendBody(res, Buffer.alloc(1 << 20))
+          outcome = 'dropped'
+        } catch (err) {
+          outcome = err.message
+        }
+      })
+    })
+    await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
+    const client = http2.connect(`http://127.0.0.1:${server.address().port}`)
+    const req = client.request({ ':path': '/' })
+    req.on('error', () => {})
+    await new Promise(resolve => req.on('close', resolve))
+    await new Promise(resolve => setTimeout(resolve, 50))
+    client.close()
+    server.close()
+    assert.equal(outcome, 'dropped')
   })
 })
