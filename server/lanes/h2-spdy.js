@@ -12,6 +12,16 @@ module.exports = {
   defaultPort: 3002,
   createServer (app, tls) {
     const server = spdy.createServer({ ...tls, spdy: { protocols: ['h2'], plain: false, ssl: true, connection: spdy.connectionOptions } }, app)
+    // Node's HTTP/1.1 request timeouts (headersTimeout 60 s, requestTimeout
+    // 300 s, checked every 30 s since Node 18) see each spdy stream as an
+    // HTTP/1.1 request that never finished arriving, and reset it with
+    // RST_STREAM CANCEL: every response still running after 60-90 s failed
+    // in Chromium with ERR_HTTP2_PROTOCOL_ERROR (128 x 64 MiB: 33 of 128;
+    // Chromium's net-log: "Server reset stream", code 8 CANCEL). Here they
+    // only ever see spdy's per-stream sockets (this lane refuses anything but
+    // h2), so they are off. node-spdy#392 (open) asks how to set them.
+    server.headersTimeout = 0
+    server.requestTimeout = 0
     // spdy hands a TLS connection that negotiated no ALPN at all to its
     // plain HTTP/1.1 handler: close it instead, so this lane never measures
     // HTTP/1.1 while claiming h2. spdy's own listener is wrapped, not raced.

@@ -115,6 +115,49 @@ describe(`spdy compatibility fixes on Node ${process.versions.node}`, () => {
     })
   })
 
+  // Node >= 18 checks every HTTP/1.1 request against headersTimeout (60 s)
+  // and requestTimeout (300 s); under spdy each stream is such a request that
+  // never finishes arriving, so long responses were reset (CANCEL).
+  describe("Node's HTTP/1.1 request timeouts reset long spdy responses", () => {
+    function slowServer (timeouts) {
+      return testCertificate().then(tls => {
+        const server = spdy.createServer({ key: tls.key, cert: tls.cert, connectionsCheckingInterval: 200, spdy: { protocols: ['h2'] } },
+          (req, res) => setTimeout(() => res.end('late'), 1500))
+        Object.assign(server, timeouts)
+        return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)))
+      })
+    }
+    async function slowGet (server) {
+      const session = http2.connect(`https://127.0.0.1:${server.address().port}`, { rejectUnauthorized: false })
+      try {
+        return await new Promise(resolve => {
+          const req = session.request({ ':path': '/' })
+          let body = ''
+          req.on('data', c => { body += c })
+          req.on('error', () => {})
+          req.on('close', () => resolve({ rstCode: req.rstCode, body }))
+          req.end()
+        })
+      } finally {
+        session.close()
+        server.close()
+      }
+    }
+
+    it('with the timeouts on (lowered here to 0.5 s so the test is quick) a response taking longer is reset', async () => {
+      const r = await slowGet(await slowServer({ headersTimeout: 500, requestTimeout: 500 }))
+      assert.deepEqual(r, { rstCode: http2.constants.NGHTTP2_CANCEL, body: '' })
+    })
+
+    it('lane h2 turns them off, so its responses may take as long as they need', async () => {
+      const tls = await testCertificate()
+      const server = laneByName('h2').createServer((req, res) => res.end(), { key: tls.key, cert: tls.cert })
+      assert.deepEqual([server.headersTimeout, server.requestTimeout], [0, 0])
+      const r = await slowGet(await slowServer({ headersTimeout: server.headersTimeout, requestTimeout: server.requestTimeout }))
+      assert.deepEqual(r, { rstCode: 0, body: 'late' })
+    })
+  })
+
   // Node's http2 client (64 KiB stream windows, as every client with default
   // settings) sends WINDOW_UPDATEs while a body streams in; some reach spdy
   // after it finished the stream. spdy-transport answered those with
