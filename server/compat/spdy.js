@@ -2,7 +2,8 @@
 
 // Loads `spdy` 4.0.2 (last release April 2020) and makes it work on every Node
 // this project supports. Every fix lives here, cites its upstream issue and
-// has a test in test/server/spdy-compat.test.js that fails without it.
+// has a test that fails without it: test/server/spdy-compat.test.js, and
+// test/server/abuse.test.js for the limits on abusive clients (7-9).
 
 const path = require('node:path')
 
@@ -133,6 +134,137 @@ Connection.prototype._handleFrame = function (frame) {
 
 // 6. Throughput and memory of response bodies: see ./spdy-send.js.
 const { MAX_CHUNK } = require('./spdy-send')
+
+// Limits on abusive clients. spdy-transport has none of the mitigations
+// HTTP/2 servers shipped since 2023 ("TODO(indutny) handle stream limit",
+// connection.js); these three make it end such a connection the way
+// nghttp2, and so the h2n lane, does. Tests: test/server/abuse.test.js.
+const transportFile = file => require(require.resolve(`spdy-transport/lib/spdy-transport/${file}`, { paths: [path.dirname(require.resolve('spdy'))] }))
+const { ProtocolError } = transportFile('protocol/base/utils')
+const h2constants = transportFile('protocol/http2/constants')
+const Parser = Object.getPrototypeOf(transportFile('protocol/http2/parser').create({ isServer: true })).constructor
+
+// How long a connection closed for a protocol error may take to flush its
+// GOAWAY before its socket is destroyed (a client that reads nothing would
+// otherwise hold it open).
+const GOAWAY_GRACE = 1000
+
+// 7. A connection error's GOAWAY never reached the client, and would have
+//    said NO_ERROR. On a protocol error spdy-transport queues a GOAWAY in its
+//    framer and emits 'error', which node-spdy's server answers with
+//    socket.destroy() at once; and when the framer held frames the socket
+//    had not taken yet (spdy-send keeps up to 512 KiB queued), its GOAWAY
+//    path unpiped the framer before they, GOAWAY included, were written. The
+//    code was also looked up by name with a number (constants.goaway[1] is
+//    undefined). So a client that sent a header block too large saw only a
+//    closed socket. Here the connection stops reading, the framer's queued
+//    frames are dropped (the connection is over), and a GOAWAY naming the
+//    error goes out after whatever the socket already holds, then the
+//    socket ends; it is destroyed GOAWAY_GRACE later at the latest. No
+//    upstream issue found (spdy-transport, node-spdy; November 2026).
+//    Test: abuse, "CONTINUATION flood" and "rapid reset" (no GOAWAY seen
+//    without this).
+Connection.prototype._onParserError = function (err) {
+  const state = this._spdyState
+  state.parser.kill()
+  if (!(err instanceof ProtocolError)) return this.emit('error', err)
+  if (this._h2benchClosing) return // frames parsed before the first error
+  this._h2benchClosing = true
+  const code = typeof err.code === 'number' ? err.code : h2constants.error[err.code]
+  const lastId = state.stream.lastId.both
+  state.debug('id=0 protocol error %s: %s', h2constants.errorByCode[code], err.message)
+  state.goaway = lastId // streams the client opens from now on are ignored
+  const socket = this.socket
+  state.framer.unpipe(socket)
+  state.framer.resume() // its queue goes nowhere
+  const timer = setTimeout(() => socket.destroy(), GOAWAY_GRACE)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
+  if (!socket.destroyed) socket.end(goawayFrame(lastId, code, err.message))
+}
+
+function goawayFrame (lastId, code, message) {
+  const debug = Buffer.from(message.slice(0, 200))
+  const frame = Buffer.alloc(h2constants.FRAME_HEADER_SIZE + 8 + debug.length)
+  frame.writeUIntBE(8 + debug.length, 0, 3)
+  frame.writeUInt8(h2constants.frameType.GOAWAY, 3)
+  frame.writeUInt32BE(lastId & 0x7fffffff, h2constants.FRAME_HEADER_SIZE)
+  frame.writeUInt32BE(code, h2constants.FRAME_HEADER_SIZE + 4)
+  debug.copy(frame, h2constants.FRAME_HEADER_SIZE + 8)
+  return frame
+}
+
+// 8. CONTINUATION flood (CVE-2024-28182, fixed in nghttp2 1.61.0 and so in
+//    Node's April 2024 security releases, beside CVE-2024-27983, a crash on
+//    the same frames; Envoy's was CVE-2024-27919): spdy-transport bounds a
+//    header block only by its bytes (80 KiB, queueHeaderBlock), which empty
+//    CONTINUATION frames never grow, so a HEADERS without END_HEADERS
+//    followed by zero-length CONTINUATIONs held the connection, burning CPU,
+//    forever (100,000 frames in half a second, no error). nghttp2 answers
+//    the 9th CONTINUATION of a block with GOAWAY (its max_continuations,
+//    default 8: envoyproxy/envoy#33513, icing/mod_h2#279); the same limit
+//    here, GOAWAY ENHANCE_YOUR_CALM. Eight 16 KiB frames are more than the
+//    80 KiB the block may hold anyway. Test: abuse, "CONTINUATION flood".
+const MAX_CONTINUATIONS = 8
+const { onContinuationFrame } = Parser.prototype
+Parser.prototype.onContinuationFrame = function (header, body, callback) {
+  const block = this._lastHeaderBlock
+  // Every HEADERS starts a new block object, so the count is per block.
+  if (block && block.id === header.id && (block.continuations = (block.continuations || 0) + 1) > MAX_CONTINUATIONS) {
+    return callback(this.error(h2constants.error.ENHANCE_YOUR_CALM, `more than ${MAX_CONTINUATIONS} CONTINUATION frames in one header block`))
+  }
+  return onContinuationFrame.call(this, header, body, callback)
+}
+
+// 9. HTTP/2 rapid reset (CVE-2023-44487): a client that opens streams and
+//    resets them at once makes the server run a request for each. One
+//    connection's 20,000 HEADERS + RST_STREAM pairs kept spdy busy for 5 to
+//    10 s, the app ran all 20,000 requests, RSS rose up to 157 MiB and a
+//    request on another connection waited 1.4 to 2.5 s, with no GOAWAY.
+//    Two parts:
+//    a. nghttp2 1.57.0 (the CVE fix; nodejs/node#56306 shows it at work)
+//       gives a server connection a bucket of 1,000 received RST_STREAMs
+//       refilled at 33 a second and sends GOAWAY when it is empty; the same
+//       here, GOAWAY ENHANCE_YOUR_CALM. The page keeps at most 1,000
+//       requests in flight, so stopping a batch stays within it.
+//    b. With (a) alone the app still ran 1,000+ requests per attack, all of
+//       one socket read's streams in one go (about 600 per 64 KiB read), so
+//       the other connection's request still waited up to 4.8 s on a busy
+//       machine. A new stream now reaches the app a turn later
+//       (setImmediate), after the rest of the read was parsed: a stream the
+//       client reset meanwhile never runs (3 of 1,000 did). Requests run in
+//       the order they came; h2load measured no loss (100 B and 1 MiB).
+//       Until then a stream's 'error' (a reset with a code other than
+//       CANCEL) has a listener, as the request's socket gives it later.
+const RESET_BURST = 1000
+const RESET_RATE = 33 // per second
+const { _handleFrame: handleFrameBeforeResets } = Connection.prototype
+Connection.prototype._handleFrame = function (frame) {
+  if (this._h2benchClosing) return
+  if (frame.type === 'RST' && this._spdyState.isServer && !takeResetToken(this)) {
+    return this._onParserError(new ProtocolError(h2constants.error.ENHANCE_YOUR_CALM, `more than ${RESET_BURST} RST_STREAM frames (${RESET_RATE} a second after)`))
+  }
+  return handleFrameBeforeResets.call(this, frame)
+}
+function takeResetToken (connection) {
+  const now = Date.now()
+  const bucket = connection._h2benchResets || (connection._h2benchResets = { tokens: RESET_BURST, at: now })
+  bucket.tokens = Math.min(RESET_BURST, bucket.tokens + (now - bucket.at) * RESET_RATE / 1000)
+  bucket.at = now
+  if (bucket.tokens < 1) return false
+  bucket.tokens -= 1
+  return true
+}
+const { _onStream } = spdy.Server.prototype
+spdy.Server.prototype._onStream = function (stream) {
+  const ignore = () => {}
+  stream.on('error', ignore)
+  setImmediate(() => {
+    stream.off('error', ignore)
+    if (stream._spdyState.aborted) return
+    _onStream.call(this, stream)
+  })
+}
 
 // Connection options every spdy server of this project uses.
 spdy.connectionOptions = { maxChunk: MAX_CHUNK }
