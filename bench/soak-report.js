@@ -123,7 +123,7 @@ function formatReport (result) {
     ...failureLines(result),
     ...trendLines(trend),
     '',
-    `VERDICT: ${verdict.pass ? 'PASS' : 'FAIL'}: ${verdict.pass
+    `VERDICT${result.interrupted ? ` (on the ${f(result.durationSeconds / 60)} min that ran before ${result.interrupted})` : ''}: ${verdict.pass ? 'PASS' : 'FAIL'}: ${verdict.pass
       ? `RSS and open fds flat after the warm-up, ${int(totals.requests)} requests in ${int(totals.batches)} batches with zero failures`
       : verdict.reasons.join('; ')}`
   ]

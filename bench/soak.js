@@ -32,6 +32,7 @@ const WORKLOADS = [
   { requests: 6, size: '16mb', delay: 0 },
   { requests: 1000, size: '1kb', delay: 0 }
 ].map(w => ({ ...w, label: `${w.requests}×${w.size}@${w.delay}ms` }))
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 const OPTION_NAMES = ['--minutes', '--lanes', '--interval', '--json', '--out', '--smoke', '--help']
 
 const HELP = `Usage: npm run soak -- [options]
@@ -310,7 +311,7 @@ async function soak (opts, log, register = () => {}) {
     }
     clearTimeout(deadline)
     state.loadEnd = Date.now()
-    if (!state.stopping || state.stopping === 'SIGINT' || state.stopping === 'SIGTERM') await sampleNow()
+    if (!state.stopping || SIGNALS.includes(state.stopping)) await sampleNow()
   } finally {
     closing = true
     if (browser) await Promise.race([browser.close().catch(() => {}), new Promise(resolve => setTimeout(resolve, 10000))])
@@ -420,7 +421,7 @@ function compareObservers (samples) {
 }
 
 function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, commit, chromium, userAgent }) {
-  const interrupted = state.stopping === 'SIGINT' || state.stopping === 'SIGTERM' ? state.stopping : null
+  const interrupted = SIGNALS.includes(state.stopping) ? state.stopping : null
   const plannedSeconds = opts.minutes * 60
   // An interrupted run is judged on what it ran (its warm-up too).
   const judgedSeconds = state.stopping ? Math.min(plannedSeconds, loadSeconds) : plannedSeconds
@@ -509,19 +510,24 @@ async function main (argv) {
   opts.argv = argv
   const log = line => process.stderr.write(line + '\n')
   // Ctrl-C (or SIGTERM): stop the load, take a last sample, report, close the
-  // browser and the server. A second one: end now.
+  // browser and the server. Another one, a second or more later: end now.
+  // (Under npm run, one Ctrl-C arrives twice: from the terminal and
+  // forwarded by npm.)
   let signalled = null
+  let signalledAt = 0
   let stopLoadRef = null
   const onSignal = signal => {
     if (signalled) {
+      if (Date.now() - signalledAt < 1000) return
       log(`${signal} again: ending without a report`)
       process.exit(130)
     }
     signalled = signal
+    signalledAt = Date.now()
     log(`\n${signal}: stopping the load; reporting what was measured (again to end at once)`)
     if (stopLoadRef) stopLoadRef(signal)
   }
-  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, onSignal)
+  for (const s of SIGNALS) process.on(s, onSignal)
   const result = await soak(opts, log, fn => { stopLoadRef = fn; if (signalled) fn(signalled) })
   const report = formatReport(result)
   if (opts.json) {
