@@ -49,9 +49,11 @@ describe('the page: Push & Early Hints', function () {
     // "early-hints". It does not always use them (about 1 load in 5 here, the
     // same before this project touched the route: the page's own script
     // requests sometimes win the race), and the page then says "no": up to
-    // three loads, every one hinted, one of them seen using the preloads.
+    // five loads, every one hinted, one of them seen using the preloads
+    // (three were not always enough on a loaded CI machine: 3 of 3 "no" once,
+    // with every 103 sent at 18-28 ms).
     const rows = []
-    for (let i = 0; i < 3 && !rows.some(r => r.earlyHints >= 1); i++) rows.push(await load('h2n', 'hints'))
+    for (let i = 0; i < 5 && !rows.some(r => r.earlyHints >= 1); i++) rows.push(await load('h2n', 'hints'))
     for (const r of rows) {
       assert.equal(r.outcome, 'hints=3')
       assert.match(r.text, /103 sent with 3 preload link\(s\)\t(yes, \d\/3 scripts|no) \(103 at [\d.]+ m?s\)\th2\t/)
