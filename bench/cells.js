@@ -8,6 +8,7 @@ const stats = require('../client/js/stats')
 const { parseSize } = require('../server/payload')
 const { presetByName, toCdp } = require('./presets')
 const { repeatsFor, budgetNote } = require('./budget')
+const { watchNetErrors } = require('./net-errors')
 
 const secs = ms => `${(ms / 1000).toFixed(1)} s`
 
@@ -74,6 +75,7 @@ async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budget
   const { cell } = entry
   await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(cell.preset)))
   const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [] }]))
+  // A page cell never stops its batches: an abort is the browser's own doing too.
   const netErrors = watchNetErrors(page, laneInfo)
   let done
   try {
@@ -88,33 +90,6 @@ async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budget
     note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
       per[lane].notes, netErrors.noteFor(lane))
   }))
-}
-
-// The page only learns that a request failed (status 0); the browser knows
-// why (net::ERR_HTTP2_PROTOCOL_ERROR, net::ERR_INSUFFICIENT_RESOURCES: …).
-// Playwright reports each failed request with that name; counted per lane by
-// the request's origin, so the report says what failed where.
-function watchNetErrors (page, laneInfo) {
-  const counts = new Map() // lane → Map(error → n)
-  const onFailed = request => {
-    const lane = laneInfo.find(l => request.url().startsWith(l.url))
-    const failure = request.failure()
-    if (!lane || !failure) return
-    const name = failure.errorText.replace(/^net::/, '')
-    if (name === 'ERR_ABORTED') return // the page's own Stop, not a failure
-    const byError = counts.get(lane.name) || new Map()
-    byError.set(name, (byError.get(name) || 0) + 1)
-    counts.set(lane.name, byError)
-  }
-  page.on('requestfailed', onFailed)
-  return {
-    stop: () => page.off('requestfailed', onFailed),
-    counts: lane => Object.fromEntries(counts.get(lane) || []),
-    noteFor: lane => counts.has(lane)
-      ? `the browser failed requests with ${[...counts.get(lane)].map(([e, n]) => `net::${e} (${n}×)`).join(', ')}${
-        counts.get(lane).has('ERR_INSUFFICIENT_RESOURCES') ? ': Chromium caps the requests one page may have in flight' : ''}`
-      : null
-  }
 }
 
 // Runs `once(r)` for r = 0, 1, … as many times as asked, or as the budget
@@ -257,4 +232,4 @@ async function runPushProtocolCell ({ entry, laneInfo, repeats }) {
   }))
 }
 
-module.exports = { watchNetErrors, runPageCell, runPushPageCell, runPushProtocolCell, pushOutcome, row, cellParams, mostFrequent }
+module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, pushOutcome, row, cellParams, mostFrequent }

@@ -12,6 +12,7 @@ const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
 const { LANES, laneByName } = require('../server/lanes')
 const { startLanes } = require('./start-lanes')
+const { watchNetErrors } = require('./net-errors')
 
 const MIB = 1024 * 1024
 // requests × size, in the order tried. Rungs beyond the page's limits are
@@ -78,8 +79,10 @@ function browserPids (userDataDir) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
       parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-      if (root === null && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--user-data-dir=${userDataDir}`) &&
-        !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=')) root = pid
+      if (root === null) {
+        const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        if (cmdline.includes(`--user-data-dir=${userDataDir}`) && !cmdline.includes('--type=')) root = pid
+      }
     } catch {
       // the process ended meanwhile
     }
@@ -99,14 +102,8 @@ function fmtSize (b) {
   return b >= MIB ? `${b / MIB} MiB` : `${b / 1024} KiB`
 }
 
-async function rung (page, userDataDir, lane, laneUrl, [requests, size]) {
-  const failedByBrowser = {}
-  const onFailed = r => {
-    if (!r.url().startsWith(laneUrl)) return
-    const e = r.failure().errorText
-    failedByBrowser[e] = (failedByBrowser[e] || 0) + 1
-  }
-  page.on('requestfailed', onFailed)
+async function rung (page, userDataDir, lane, [requests, size]) {
+  const netErrors = watchNetErrors(page, [lane])
   let peakBrowser = 0
   let peakServer = 0
   const sampler = setInterval(() => {
@@ -119,15 +116,15 @@ async function rung (page, userDataDir, lane, laneUrl, [requests, size]) {
     outcome = await page.evaluate(o => window.h2bench.run(o).then(r => {
       const l = r.lanes[0]
       return { state: r.state, failures: l.failures, ok: l.batches.reduce((n, b) => n + b.ok, 0), elapsed: l.batches.length ? l.batches[l.batches.length - 1].elapsed : null }
-    }), { requests, size, delay: 0, repeats: 1, lanes: [lane] })
+    }), { requests, size, delay: 0, repeats: 1, lanes: [lane.name] })
   } catch (err) {
     const message = err.message.split('\n')[0]
     outcome = /invalid options/.test(message) ? { state: 'refused', error: message.replace(/^.*invalid options: /, '') } : { state: 'crashed', error: message }
   } finally {
     clearInterval(sampler)
-    page.off('requestfailed', onFailed)
+    netErrors.stop()
   }
-  return { lane, requests, size, bytes: requests * size, ...outcome, seconds: (Date.now() - t0) / 1000, failedByBrowser, peakBrowserMiB: Math.round(peakBrowser / MIB), peakServerMiB: Math.round(peakServer / MIB) }
+  return { lane: lane.name, requests, size, bytes: requests * size, ...outcome, seconds: (Date.now() - t0) / 1000, failedByBrowser: netErrors.counts(lane.name), peakBrowserMiB: Math.round(peakBrowser / MIB), peakServerMiB: Math.round(peakServer / MIB) }
 }
 
 async function main (argv) {
@@ -148,7 +145,7 @@ async function main (argv) {
           await page.goto(`${running.page.url}/`)
           await page.waitForFunction(() => window.h2bench && window.h2bench.run)
           process.stderr.write(`${lane.name} ${step[0]} × ${fmtSize(step[1])} …\n`)
-          const r = await rung(page, browser.userDataDir, lane.name, lane.url, step)
+          const r = await rung(page, browser.userDataDir, lane, step)
           rows.push(r)
           if (r.error) process.stderr.write(`  ${r.state}: ${r.error}\n`)
           else process.stderr.write(`  ${r.state}: ${r.ok ?? 0} ok, ${r.failures ?? '?'} failed ${JSON.stringify(r.failedByBrowser)}, ${r.seconds.toFixed(1)} s, browser peak ${r.peakBrowserMiB} MiB, server ${r.peakServerMiB} MiB\n`)

@@ -7,7 +7,6 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
 const { parseRunArgs, UsageError, HELP } = require('./run-args')
 const { select } = require('./experiments')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
@@ -17,24 +16,10 @@ const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
 const { startLanes } = require('./start-lanes')
+const { quietly, chromiumVersion, gitCommit } = require('./provenance')
 
 const ROOT = path.join(__dirname, '..')
 const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell }
-
-function quietly (fn, fallback) {
-  try { return fn() } catch { return fallback }
-}
-
-function chromiumVersion (executablePath) {
-  return quietly(() => execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(), path.basename(executablePath))
-}
-
-function gitCommit () {
-  const head = quietly(() => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(), null)
-  if (!head) return null
-  const dirty = quietly(() => execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '', false)
-  return dirty ? `${head} (with uncommitted changes)` : head
-}
 
 function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt }) {
   const cpus = os.cpus()

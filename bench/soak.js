@@ -8,15 +8,16 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { fork, execFileSync } = require('node:child_process')
+const { fork } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { LANES } = require('../server/lanes')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
 const { analyze, verdict, warmupSeconds, RSS_TOLERANCE, FD_RANGE } = require('./soak-trend')
 const { buckets, formatReport, writeOutputs, clock } = require('./soak-report')
 const { quantile } = require('../client/js/stats')
+const { quietly, chromiumVersion, gitCommit } = require('./provenance')
+const { watchNetErrors } = require('./net-errors')
 
-const ROOT = path.join(__dirname, '..')
 const LANE_NAMES = LANES.map(l => l.name)
 const DEFAULT_MINUTES = 30
 const DEFAULT_INTERVAL = 5
@@ -130,17 +131,6 @@ function parseSoakArgs (argv) {
   }
 }
 
-function quietly (fn, fallback) {
-  try { return fn() } catch { return fallback }
-}
-
-function gitCommit () {
-  const head = quietly(() => execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(), null)
-  if (!head) return null
-  const dirty = quietly(() => execFileSync('git', ['status', '--porcelain', '--', 'bench', 'server', 'client', 'views'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '', false)
-  return dirty ? `${head} (with uncommitted changes)` : head
-}
-
 // The server as the kernel sees it: VmRSS and the entries of /proc/<pid>/fd.
 function observe (pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -207,7 +197,7 @@ async function soak (opts, log, register = () => {}) {
     samples: [],
     runs: [], // { t, workload, batches, requests, failed }
     totals: { runs: 0, batches: 0, requests: 0, bytes: 0, failed: 0 },
-    perLane: Object.fromEntries(opts.lanes.map(n => [n, { batches: 0, requests: 0, bytes: 0, failed: 0, stalled: 0, errors: {}, browserErrors: {}, protocol: null, protocolMismatches: 0 }])),
+    perLane: Object.fromEntries(opts.lanes.map(n => [n, { batches: 0, requests: 0, bytes: 0, failed: 0, stalled: 0, errors: {}, protocol: null, protocolMismatches: 0 }])),
     browserFailures: {}, // lane or 'other' → errorText → n
     notes: []
   }
@@ -228,7 +218,6 @@ async function soak (opts, log, register = () => {}) {
     log(`the server process exited during the run (${state.serverExit})`)
     stopLoad('server exit')
   })
-  const portToLane = new Map(info.lanes.map(l => [String(l.port), l.name]))
 
   // Samples: the server's own figures, and ours from /proc as it arrives.
   let waitingForSample = null
@@ -275,19 +264,13 @@ async function soak (opts, log, register = () => {}) {
   try {
     if (!state.stopping) {
       browser = await launchBrowser({ spki: info.spki, handleSignals: false })
-      chromium = quietly(() => execFileSync(browser.executablePath, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(), path.basename(browser.executablePath))
+      chromium = chromiumVersion(browser.executablePath)
       page = await browser.context.newPage()
       page.on('pageerror', err => log(`page error: ${err.message}`))
       page.on('crash', () => { state.notes.push('the page crashed'); stopLoad('page crash') })
-      // What Chromium itself says about each failed request (net::ERR_…), by lane.
-      page.on('requestfailed', r => {
-        if (state.stopping || state.deadline) return // requests cancelled by a stop are not failures
-        const lane = quietly(() => portToLane.get(new URL(r.url()).port), null) || 'other'
-        const text = (r.failure() && r.failure().errorText) || 'unknown'
-        const byError = state.browserFailures[lane] || (state.browserFailures[lane] = {})
-        byError[text] = (byError[text] || 0) + 1
-        if (state.perLane[lane]) state.perLane[lane].browserErrors[text] = (state.perLane[lane].browserErrors[text] || 0) + 1
-      })
+      // What Chromium itself says about each failed request (net::ERR_…), by
+      // lane; requests cancelled by a stop are not failures.
+      state.browserFailures = watchNetErrors(page, info.lanes, { ignore: () => Boolean(state.stopping || state.deadline) }).byLane
       await page.goto(`${info.page}/`)
       await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
       userAgent = await page.evaluate(() => navigator.userAgent)
@@ -485,7 +468,7 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
     totals: { ...state.totals },
     failed: state.totals.failed,
     browserFailed,
-    perLane: state.perLane,
+    perLane: Object.fromEntries(Object.entries(state.perLane).map(([lane, l]) => [lane, { ...l, browserErrors: state.browserFailures[lane] || {} }])),
     browserFailures: state.browserFailures,
     observers: compareObservers(samples),
     trend,

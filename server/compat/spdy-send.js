@@ -18,10 +18,7 @@
 // Window size and frame size were not the limit: the client sets the frame
 // size (16 KiB in Chromium and h2load) and the windows were already large.
 
-const path = require('node:path')
-
-const spdyDir = path.dirname(require.resolve('spdy'))
-const transportFile = file => require(require.resolve(`spdy-transport/lib/spdy-transport/${file}`, { paths: [spdyDir] }))
+const { transportFile } = require('./spdy-transport')
 const Framer = transportFile('protocol/http2/framer')
 const Scheduler = transportFile('protocol/base/scheduler')
 const { Stream } = transportFile('stream')

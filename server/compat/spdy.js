@@ -28,6 +28,7 @@ function withHttpParserBinding (load) {
 }
 
 const spdy = withHttpParserBinding(() => require('spdy'))
+const { transportFile } = require('./spdy-transport')
 
 // spdy's streams reach Node's http server through handle-thing, a fake
 // libuv stream handle (spdy-http2/handle-thing 2.0.1, also unmaintained).
@@ -122,7 +123,7 @@ spdy.response.writeHead = function (statusCode, reason, obj) {
 //    20 pushed 290 KB scripts over one session. RFC 7540 6.9: such a
 //    WINDOW_UPDATE "MUST NOT" be treated as an error. Ignored here, as
 //    spdy-transport PR #40 (open since 2017) does.
-const { Connection } = require(require.resolve('spdy-transport/lib/spdy-transport/connection', { paths: [path.dirname(require.resolve('spdy'))] }))
+const { Connection } = transportFile('connection')
 const { _handleFrame } = Connection.prototype
 Connection.prototype._handleFrame = function (frame) {
   if (frame.type === 'WINDOW_UPDATE' && frame.id !== 0 && !this._spdyState.stream.map[frame.id]) {
@@ -139,7 +140,6 @@ const { MAX_CHUNK } = require('./spdy-send')
 // HTTP/2 servers shipped since 2023 ("TODO(indutny) handle stream limit",
 // connection.js); these three make it end such a connection the way
 // nghttp2, and so the h2n lane, does. Tests: test/server/abuse.test.js.
-const transportFile = file => require(require.resolve(`spdy-transport/lib/spdy-transport/${file}`, { paths: [path.dirname(require.resolve('spdy'))] }))
 const { ProtocolError } = transportFile('protocol/base/utils')
 const h2constants = transportFile('protocol/http2/constants')
 const Parser = Object.getPrototypeOf(transportFile('protocol/http2/parser').create({ isServer: true })).constructor
