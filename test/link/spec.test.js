@@ -1,0 +1,432 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { parseLinkSpec, describeLink, forwarderCommands, isUnimpaired, LinkSpecError } = require('../../link/spec')
+const { LINK_PRESETS, presetByName, listPresets } = require('../../link/presets')
+const { InputError } = require('../../server/errors')
+const bench = require('../../bench/presets')
+
+// A direction with nothing set, to compare whole objects against.
+const CLEAN = { delayUs: 0, jitterUs: 0, rateBps: null, trace: null, queue: { packets: 1000 }, loss: 0, dup: 0, corrupt: 0, reorder: 0 }
+
+// Asserts that parsing `text` throws a LinkSpecError with this param and a
+// message matching every pattern.
+function rejects (text, param, ...patterns) {
+  let error = null
+  try {
+    parseLinkSpec(text, { cwd: dir })
+  } catch (err) {
+    error = err
+  }
+  assert.ok(error, `"${text}" was accepted`)
+  assert.ok(error instanceof LinkSpecError, error.stack)
+  assert.ok(error instanceof InputError)
+  assert.equal(error.param, param, error.message)
+  for (const p of patterns) assert.match(error.message, p)
+  return error
+}
+
+let dir
+before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-link-')) })
+after(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+function traceFile (name, text) {
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, text)
+  return file
+}
+
+describe('link presets', () => {
+  it('every preset parses, by name and by slug, to the same link', () => {
+    assert.equal(LINK_PRESETS.length, 20)
+    for (const p of LINK_PRESETS) {
+      const byName = parseLinkSpec(p.name)
+      const bySlug = parseLinkSpec(p.slug)
+      assert.equal(byName.name, p.name)
+      assert.deepEqual(bySlug.up, byName.up)
+      assert.deepEqual(bySlug.down, byName.down)
+      assert.ok(p.what && !p.what.includes('\n'), p.name)
+    }
+  })
+
+  it('names and slugs are unique, groups are the four of the brief', () => {
+    assert.equal(new Set(LINK_PRESETS.map(p => p.slug)).size, LINK_PRESETS.length)
+    assert.equal(new Set(LINK_PRESETS.map(p => p.name.toLowerCase())).size, LINK_PRESETS.length)
+    assert.deepEqual([...new Set(LINK_PRESETS.map(p => p.group))], ['devtools-2016', 'devtools-current', 'quic-article', 'basic'])
+  })
+
+  it('the DevTools presets are built from bench/presets.js, No throttling excluded', () => {
+    const fromBench = bench.PRESETS.filter(p => p.set !== null).map(p => p.name)
+    assert.deepEqual(LINK_PRESETS.filter(p => p.group.startsWith('devtools')).map(p => p.name), fromBench)
+    assert.equal(presetByName('No throttling'), null)
+    for (const p of bench.PRESETS.filter(p => p.set !== null)) {
+      const link = parseLinkSpec(p.name)
+      const bits = bench.SETS[p.set].bitsPerKbit
+      assert.equal(link.down.rateBps, p.downloadKbps * bits, p.name)
+      assert.equal(link.up.rateBps, p.uploadKbps * bits, p.name)
+      assert.equal(link.up.delayUs, p.latencyMs * 500, p.name)
+      assert.equal(link.down.delayUs, p.latencyMs * 500, p.name)
+    }
+  })
+
+  it('Regular 3G: 768000 bit/s down, 256000 up, 50 ms each way, 1000-packet queues', () => {
+    const link = parseLinkSpec('Regular 3G')
+    assert.deepEqual(link, {
+      name: 'Regular 3G',
+      text: 'Regular 3G',
+      description: 'Regular 3G: 768 kbit/s down, 256 kbit/s up, 100 ms RTT, queue 1000 packets',
+      up: { ...CLEAN, delayUs: 50000, rateBps: 256000 },
+      down: { ...CLEAN, delayUs: 50000, rateBps: 768000 }
+    })
+    assert.equal(presetByName('Regular 3G').spec, 'rtt=100ms,down=768000bit,up=256000bit')
+  })
+
+  it('Slow 4G (kbit = 1000 bits): 1,440,000 bit/s down, 675,000 up, 281250 µs each way', () => {
+    const link = parseLinkSpec('Slow 4G')
+    assert.deepEqual(link.down, { ...CLEAN, delayUs: 281250, rateBps: 1440000 })
+    assert.deepEqual(link.up, { ...CLEAN, delayUs: 281250, rateBps: 675000 })
+    assert.match(presetByName('slow-4g').what, /per request.*RTT/)
+  })
+
+  it('GPRS, WiFi and 3G numbers', () => {
+    assert.equal(parseLinkSpec('GPRS').down.rateBps, 51200)
+    assert.equal(parseLinkSpec('GPRS').up.delayUs, 250000)
+    assert.equal(parseLinkSpec('WiFi').down.rateBps, 31457280)
+    assert.equal(parseLinkSpec('3G').up.rateBps, 400000)
+    assert.equal(parseLinkSpec('3G').up.delayUs, 1000000)
+  })
+
+  it('QUIC article presets impair the down direction only', () => {
+    const expect = {
+      'quic-delay': { delayUs: 100000, jitterUs: 10000 },
+      'quic-loss': { loss: 0.3 },
+      'quic-dup': { dup: 0.7 },
+      'quic-corrupt': { corrupt: 0.2 },
+      'quic-delay-loss': { delayUs: 100000, jitterUs: 10000, loss: 0.3 },
+      'quic-loss-dup': { loss: 0.3, dup: 0.7 },
+      'quic-loss-corrupt': { loss: 0.3, corrupt: 0.2 }
+    }
+    const quic = LINK_PRESETS.filter(p => p.group === 'quic-article')
+    assert.deepEqual(quic.map(p => p.slug), Object.keys(expect))
+    for (const p of quic) {
+      const link = parseLinkSpec(p.slug)
+      assert.deepEqual(link.up, CLEAN, p.slug)
+      assert.deepEqual(link.down, { ...CLEAN, ...expect[p.slug] }, p.slug)
+      assert.ok(p.name.startsWith('QUIC article: '))
+    }
+    assert.equal(parseLinkSpec('quic-delay').name, 'QUIC article: 100±10 ms')
+  })
+
+  it('none emulates nothing, LAN is 1 ms RTT', () => {
+    const none = parseLinkSpec('none')
+    assert.deepEqual(none.up, CLEAN)
+    assert.deepEqual(none.down, CLEAN)
+    assert.equal(isUnimpaired(none), true)
+    assert.equal(none.description, 'none: nothing emulated (no delay, rate limit or loss)')
+    const lan = parseLinkSpec('LAN')
+    assert.equal(lan.up.delayUs, 500)
+    assert.equal(isUnimpaired(lan), false)
+    assert.equal(isUnimpaired(parseLinkSpec('quic-loss')), false)
+    assert.equal(isUnimpaired(parseLinkSpec('down=1gbit')), false)
+  })
+
+  it('presetByName: any case, slug or a name slugified', () => {
+    for (const name of ['Regular 3G', 'regular 3g', 'REGULAR 3G', 'regular-3g', 'Regular_3G', '  regular-3g ']) {
+      assert.equal(presetByName(name).name, 'Regular 3G', name)
+    }
+    assert.equal(presetByName('quic article: loss 30 % + dup 70 %').slug, 'quic-loss-dup')
+    assert.equal(presetByName('Regular 5G'), null)
+    assert.equal(presetByName(''), null)
+    assert.equal(presetByName(null), null)
+  })
+
+  it('listPresets prints a row per preset with its numbers and group', () => {
+    const lines = listPresets().trimEnd().split('\n')
+    assert.equal(lines.length, LINK_PRESETS.length + 1)
+    assert.match(lines[0], /^name +slug +link +group$/)
+    assert.match(lines.find(l => l.startsWith('Regular 3G ')), /^Regular 3G +regular-3g +768 kbit\/s down, 256 kbit\/s up, 100 ms RTT, queue 1000 packets +devtools-2016$/)
+    assert.match(lines.find(l => l.startsWith('QUIC article: loss 30 % ')), /quic-loss +unlimited rate, loss 30 % down +quic-article$/)
+  })
+})
+
+describe('link spec grammar', () => {
+  it('key=value items, whitespace ignored, keys in any case', () => {
+    const link = parseLinkSpec('  rtt = 40ms , DOWN=1.6Mbit/s,  up=500kibit , loss=0.5%  ')
+    assert.equal(link.name, null)
+    assert.equal(link.text, 'rtt = 40ms , DOWN=1.6Mbit/s,  up=500kibit , loss=0.5%')
+    assert.deepEqual(link.down, { ...CLEAN, delayUs: 20000, rateBps: 1600000, loss: 0.005 })
+    assert.deepEqual(link.up, { ...CLEAN, delayUs: 20000, rateBps: 512000, loss: 0.005 })
+  })
+
+  it('time units us, ms, s; 0 allowed; 60 s one way at most', () => {
+    assert.equal(parseLinkSpec('delay=250us').up.delayUs, 250)
+    assert.equal(parseLinkSpec('delay=1.5s').down.delayUs, 1500000)
+    assert.equal(parseLinkSpec('delay=0ms').down.delayUs, 0)
+    assert.equal(parseLinkSpec('delay=60s').down.delayUs, 60000000)
+    assert.equal(parseLinkSpec('rtt=120s').down.delayUs, 60000000)
+    rejects('delay=61s', 'delay', /61s is above 60 s/, /allowed: 0…60 s/)
+    rejects('rtt=121s', 'rtt', /above 120 s/)
+    rejects('delay=5min', 'delay', /unknown time unit "min"/, /us, ms or s/)
+  })
+
+  it('rate units: SI and binary prefixes, /s optional, any case, unlimited', () => {
+    const rate = v => parseLinkSpec(`down=${v}`).down.rateBps
+    assert.equal(rate('1bit'), 1)
+    assert.equal(rate('5kbit'), 5000)
+    assert.equal(rate('1.6Mbit/s'), 1600000)
+    assert.equal(rate('2GBIT'), 2e9)
+    assert.equal(rate('1kibit'), 1024)
+    assert.equal(rate('1mibit/s'), 1048576)
+    assert.equal(rate('1gibit'), 1073741824)
+    assert.equal(rate('100gbit'), 100e9)
+    assert.equal(rate('0.5kbit'), 500)
+    assert.equal(rate('unlimited'), null)
+    assert.equal(parseLinkSpec('down=1mbit').up.rateBps, null)
+  })
+
+  it('queue: packets, bytes with SI and binary units, unlimited, default 1000 packets', () => {
+    const queue = v => parseLinkSpec(`down=1mbit,queue=${v}`).down.queue
+    assert.deepEqual(queue('50'), { packets: 50 })
+    assert.deepEqual(queue('50p'), { packets: 50 })
+    assert.deepEqual(queue('50packets'), { packets: 50 })
+    assert.deepEqual(queue('1500B'), { bytes: 1500 })
+    assert.deepEqual(queue('64KB'), { bytes: 64000 })
+    assert.deepEqual(queue('64kB'), { bytes: 64000 })
+    assert.deepEqual(queue('64KiB'), { bytes: 65536 })
+    assert.deepEqual(queue('1.5MB'), { bytes: 1500000 })
+    assert.deepEqual(queue('1MiB'), { bytes: 1048576 })
+    assert.equal(queue('unlimited'), null)
+    const link = parseLinkSpec('down=1mbit,queue.up=10,queue.down=unlimited')
+    assert.deepEqual(link.up.queue, { packets: 10 })
+    assert.equal(link.down.queue, null)
+  })
+
+  it('percentages with or without %, stored as fractions', () => {
+    const link = parseLinkSpec('loss=1,dup=0.5%,corrupt=100%,reorder=2.5 %,delay=10ms')
+    assert.deepEqual(link.up, { ...CLEAN, delayUs: 10000, loss: 0.01, dup: 0.005, corrupt: 1, reorder: 0.025 })
+    assert.equal(parseLinkSpec('loss=1.1%').down.loss, 0.011)
+    assert.equal(parseLinkSpec('loss=0').down.loss, 0)
+  })
+
+  it('per-direction keys, and KEY.dir wins over KEY whatever the order', () => {
+    const link = parseLinkSpec('loss.down=5%,loss=1%,delay.up=20ms,rtt=100ms,jitter.down=3ms')
+    assert.equal(link.down.loss, 0.05)
+    assert.equal(link.up.loss, 0.01)
+    assert.equal(link.up.delayUs, 20000)
+    assert.equal(link.down.delayUs, 50000)
+    assert.equal(link.down.jitterUs, 3000)
+    assert.equal(link.up.jitterUs, 0)
+  })
+
+  it('a preset with overrides: the user\'s keys win over the preset\'s', () => {
+    const link = parseLinkSpec('Regular 3G,loss=1%')
+    assert.equal(link.name, 'Regular 3G')
+    assert.deepEqual(link.down, { ...CLEAN, delayUs: 50000, rateBps: 768000, loss: 0.01 })
+    assert.equal(link.description, 'Regular 3G with loss=1%: 768 kbit/s down, 256 kbit/s up, 100 ms RTT, queue 1000 packets, loss 1 %')
+
+    const over = parseLinkSpec('regular-3g, down=2mbit, rtt=20ms, delay.up=30ms, queue.down=30KB')
+    assert.deepEqual(over.down, { ...CLEAN, delayUs: 10000, rateBps: 2000000, queue: { bytes: 30000 } })
+    assert.deepEqual(over.up, { ...CLEAN, delayUs: 30000, rateBps: 256000 })
+
+    // The user's KEY beats the preset's KEY.dir: user over preset comes first.
+    const quic = parseLinkSpec('quic-delay,delay=200ms,loss=0')
+    assert.deepEqual(quic.down, { ...CLEAN, delayUs: 200000, jitterUs: 10000 })
+    assert.deepEqual(quic.up, { ...CLEAN, delayUs: 200000 })
+  })
+
+  it('a user trace replaces a preset rate in that direction', () => {
+    const file = traceFile('over.trace', '0\n10\n')
+    const link = parseLinkSpec(`Regular 3G,trace.down=${file}`)
+    assert.equal(link.down.rateBps, null)
+    assert.equal(link.down.trace.path, file)
+    assert.equal(link.up.rateBps, 256000)
+  })
+})
+
+describe('link spec errors', () => {
+  it('is a LinkSpecError, an InputError with the key at fault', () => {
+    const err = rejects('loss.down=130%', 'loss.down')
+    assert.equal(err.name, 'LinkSpecError')
+    assert.equal(err.message, 'loss.down: 130% is above 100%; allowed: 0…100 %')
+    assert.equal(err.status, 400)
+  })
+
+  it('unknown key, with the known keys and a suggestion', () => {
+    const err = rejects('lost=1%', 'lost', /unknown key "lost"/, /did you mean "loss"/)
+    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, loss, dup, corrupt, reorder, trace/)
+    rejects('rate=1mbit', 'rate', /down=<rate>/, /up=<rate>/)
+    rejects('rate.down=1mbit', 'rate.down', /down=<rate>/)
+    rejects('down.up=1mbit', 'down.up', /unknown key/)
+    rejects('loss.sideways=1%', 'loss.sideways', /unknown direction "sideways"/, /loss\.up/, /loss\.down/)
+    rejects('loss', 'loss', /key without a value/, /loss=VALUE/)
+    rejects('Regular 3G,Regular 2G', null, /"Regular 2G" is not KEY=VALUE/, /preset name can only come first/)
+  })
+
+  it('unknown preset, listing the presets', () => {
+    rejects('Regular 5G', 'preset', /unknown preset "Regular 5G"/, /regular-3g/, /quic-loss/)
+  })
+
+  it('duplicate keys in the user\'s part', () => {
+    rejects('loss=1%,loss=2%', 'loss', /duplicate key "loss" \(loss=1% and loss=2%\)/)
+    rejects('Regular 3G,down=1mbit,down=2mbit', 'down', /duplicate key "down"/)
+    rejects('rtt=10ms,delay=3ms', 'delay', /rtt=10ms and delay=3ms both set the delay of both directions/)
+  })
+
+  it('empty spec, empty item, empty value', () => {
+    rejects('', null, /empty link spec/, /presets:/)
+    rejects('   ', null, /empty link spec/)
+    rejects('loss=1%,,dup=1%', null, /empty item 2/)
+    rejects('Regular 3G,', null, /empty item 2/)
+    rejects('loss=', 'loss', /empty value/)
+    rejects('=5', null, /no key/)
+    assert.throws(() => parseLinkSpec(42), LinkSpecError)
+  })
+
+  it('rates: negative, zero, ambiguous kbps / MB/s, missing or unknown unit, above 100 Gbit', () => {
+    rejects('down=-1mbit', 'down', /"-1mbit" is negative/, /allowed/)
+    rejects('up=0kbit', 'up', /a rate of 0 delivers nothing/, /unlimited/)
+    const kbps = rejects('down=500kbps', 'down', /ambiguous/)
+    assert.match(kbps.message, /500kbit for 500 kbit\/s, or 4000kbit if you meant 500 kbytes\/s/)
+    rejects('down=2MB/s', 'down', /ambiguous/, /2mbit/, /16mbit/)
+    rejects('down=100B/s', 'down', /ambiguous/, /800bit/)
+    rejects('down=1Mbps', 'down', /ambiguous/)
+    rejects('down=768', 'down', /"768" has no unit/, /768kbit/)
+    rejects('down=5furlongs', 'down', /unknown rate unit "furlongs"/, /kbit/)
+    rejects('down=fast', 'down', /not a rate/)
+    rejects('down=101gbit', 'down', /above 100 gbit\/s/)
+    rejects('down=0.1bit', 'down', /below 1 bit\/s/)
+  })
+
+  it('times: missing unit, negative', () => {
+    rejects('delay=100', 'delay', /"100" has no unit/, /100ms/)
+    rejects('rtt=-5ms', 'rtt', /negative/)
+    rejects('jitter.up=soon', 'jitter.up', /not a time/)
+  })
+
+  it('percentages: above 100, negative, not a number', () => {
+    rejects('loss=101', 'loss', /101% is above 100%/)
+    rejects('dup.up=-1%', 'dup.up', /negative/, /0…100 %/)
+    rejects('corrupt=lots', 'corrupt', /not a percentage/)
+    rejects('loss=5 percent', 'loss', /not a percentage/)
+  })
+
+  it('jitter above the delay names both numbers, and the preset it came from', () => {
+    rejects('delay=10ms,jitter=20ms', 'jitter', /jitter 20 ms is above the up delay of 10 ms \(delay=10ms\)/, /allowed: 0…10 ms/)
+    rejects('jitter.down=1ms', 'jitter.down', /above the down delay of 0 ms \(none set\)/)
+    rejects('quic-delay,delay=5ms', 'jitter.down', /^jitter\.down \(from preset "QUIC article: 100±10 ms"\): jitter 10 ms is above the down delay of 5 ms/)
+    assert.equal(parseLinkSpec('delay=10ms,jitter=10ms').up.jitterUs, 10000)
+  })
+
+  it('reorder needs a delay in the same direction', () => {
+    rejects('reorder=1%', 'reorder', /needs a delay > 0 in the up direction/, /delay\.up=/)
+    rejects('delay.up=10ms,reorder.down=1%', 'reorder.down', /down direction/)
+    assert.equal(parseLinkSpec('delay.down=10ms,reorder.down=1%').down.reorder, 0.01)
+    assert.equal(parseLinkSpec('reorder=0').up.reorder, 0)
+  })
+
+  it('rtt has no direction: rtt.up suggests delay.up', () => {
+    rejects('rtt.up=10ms', 'rtt.up', /delay\.up=/)
+    rejects('rtt.down=10ms', 'rtt.down', /delay\.down=/)
+  })
+
+  it('queue: bytes below one packet, zero or fractional packets, unknown unit', () => {
+    rejects('queue=1000B', 'queue', /1000 bytes cannot hold one full packet \(1500 bytes\)/)
+    rejects('queue.down=1KB', 'queue.down', /cannot hold one full packet/)
+    rejects('queue=0', 'queue', /whole number of packets ≥ 1/)
+    rejects('queue=2.5', 'queue', /whole number of packets/)
+    rejects('queue=1.0005KB', 'queue', /not a whole number of bytes/)
+    rejects('queue=10furlongs', 'queue', /unknown queue unit/)
+  })
+
+  it('a trace and a rate in one direction', () => {
+    const file = traceFile('ok.trace', '5\n10\n')
+    rejects(`trace.down=${file},down=1mbit`, 'trace.down', /down direction cannot have both a trace and a rate \(down=1mbit\)/)
+    rejects(`trace=${file},up=1mbit`, 'trace', /up direction/)
+    rejects(`down=unlimited,trace.down=${file}`, 'trace.down', /both a trace and a rate/)
+    assert.equal(parseLinkSpec(`trace.down=${file},up=1mbit`).up.rateBps, 1000000)
+  })
+})
+
+describe('mahimahi traces', () => {
+  it('parses opportunities, period and mean rate; relative paths against cwd; blank lines skipped', () => {
+    traceFile('good.trace', '0\n0\n\n4\n  7 \r\n10\n\n')
+    const link = parseLinkSpec('trace.down=good.trace', { cwd: dir })
+    assert.deepEqual(link.down.trace, { path: path.join(dir, 'good.trace'), opportunities: 5, periodMs: 10, meanBitsPerSecond: 6016000 })
+    assert.equal(link.down.rateBps, null)
+    assert.equal(link.up.trace, null)
+    assert.match(link.description, /^trace good\.trace \(6\.016 Mbit\/s mean\) down, unlimited up, queue 1000 packets down$/)
+  })
+
+  it('a 12 Mbit/s trace: one 1504-byte opportunity per ms', () => {
+    const file = traceFile('12mbit.trace', Array.from({ length: 1000 }, (_, i) => i + 1).join('\n') + '\n')
+    const link = parseLinkSpec(`trace=${file}`)
+    assert.deepEqual(link.up.trace, { path: file, opportunities: 1000, periodMs: 1000, meanBitsPerSecond: 12032000 })
+    assert.deepEqual(link.down.trace, link.up.trace)
+  })
+
+  it('bad files: not an integer, decreasing, empty, last timestamp 0, unreadable', () => {
+    const bad = traceFile('bad.trace', '1\n2\n\n3.5\n')
+    rejects(`trace=${bad}`, 'trace', /bad\.trace line 4: "3\.5" is not an integer/)
+    rejects(`trace=${traceFile('neg.trace', '1\n-2\n')}`, 'trace', /line 2: "-2" is not an integer/)
+    rejects(`trace=${traceFile('word.trace', 'abc\n')}`, 'trace', /line 1/)
+    rejects(`trace.up=${traceFile('down.trace', '1\n5\n\n4\n')}`, 'trace.up', /down\.trace line 4: 4 is less than 5 on line 2; timestamps must not decrease/)
+    rejects(`trace=${traceFile('empty.trace', '\n\n')}`, 'trace', /empty\.trace is empty/)
+    rejects(`trace=${traceFile('zero.trace', '0\n0\n')}`, 'trace', /zero\.trace: its last timestamp .* is 0/)
+    rejects('trace.down=missing.trace', 'trace.down', /cannot read trace missing\.trace \(.*missing\.trace\): no such file/)
+    rejects(`trace=${dir}`, 'trace', /it is a directory/)
+  })
+
+  it('paths with spaces or "=" are refused (the forwarder reads space-separated key=value)', () => {
+    const spaced = path.join(dir, 'with space')
+    fs.mkdirSync(spaced)
+    traceFile('with space/t.trace', '1\n')
+    traceFile('a=b.trace', '1\n')
+    rejects('trace=a=b.trace', 'trace', /must not contain spaces or "="/)
+    assert.throws(() => parseLinkSpec('trace=t.trace', { cwd: spaced }), /must not contain spaces/)
+    const link = parseLinkSpec('none')
+    link.down.trace = { path: '/tmp/a=b.trace', opportunities: 1, periodMs: 1, meanBitsPerSecond: 12032000 }
+    assert.throws(() => forwarderCommands(link), err => err instanceof LinkSpecError && err.param === 'trace.down' && /must not contain spaces/.test(err.message))
+  })
+})
+
+describe('forwarderCommands', () => {
+  it('Regular 3G', () => {
+    assert.deepEqual(forwarderCommands(parseLinkSpec('Regular 3G')), [
+      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 trace=-',
+      'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 trace=-'
+    ])
+  })
+
+  it('quic-loss-corrupt', () => {
+    assert.deepEqual(forwarderCommands(parseLinkSpec('quic-loss-corrupt')), [
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 trace=-',
+      'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 trace=-'
+    ])
+  })
+
+  it('bytes and unlimited queues, a trace, fractions to 6 significant digits', () => {
+    const file = traceFile('cmd.trace', '1\n2\n')
+    const link = parseLinkSpec(`rtt=30ms,jitter.down=2ms,up=1mbit,queue.up=64KiB,queue.down=unlimited,trace.down=${file},loss.up=0.1234567%,reorder.down=33.3333333%`)
+    assert.deepEqual(forwarderCommands(link), [
+      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 trace=-',
+      `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 trace=${file}`
+    ])
+  })
+})
+
+describe('describeLink', () => {
+  it('symmetric and asymmetric text', () => {
+    assert.equal(parseLinkSpec('Slow 4G').description, 'Slow 4G: 1.44 Mbit/s down, 675 kbit/s up, 562.5 ms RTT, queue 1000 packets')
+    assert.equal(parseLinkSpec('3G').description, '3G: 400 kbit/s each way, 2000 ms RTT, queue 1000 packets')
+    assert.equal(parseLinkSpec('quic-loss').description, 'QUIC article: loss 30 %: unlimited rate, loss 30 % down')
+    assert.equal(parseLinkSpec('quic-delay-loss').description, 'QUIC article: 100±10 ms + loss 30 %: unlimited rate, delay 100 ms ±10 ms down, loss 30 % down')
+    assert.equal(parseLinkSpec('rtt=40ms,jitter=5ms,loss.down=2%,loss.up=1%,dup=0.5%,corrupt.up=0.1%,reorder=1%').description,
+      'unlimited rate, 40 ms RTT (±5 ms jitter each way), loss 2 % down, 1 % up, dup 0.5 %, corrupt 0.1 % up, reorder 1 %')
+    assert.equal(parseLinkSpec('delay.down=30ms,delay.up=250us,down=10mbit,queue.down=30KB').description,
+      '10 Mbit/s down, unlimited up, delay 30 ms down, 250 µs up, queue 30 KB down')
+    assert.equal(describeLink({ ...parseLinkSpec('Regular 3G'), name: null }), '768 kbit/s down, 256 kbit/s up, 100 ms RTT, queue 1000 packets')
+  })
+})
