@@ -1,0 +1,498 @@
+/*
+ * h2bench-forwarder: the packet-level link of h2bench.
+ *
+ * Moves IP packets between two TUN devices, the client's (moved into the
+ * client network namespace by link/namespace.js) and the servers' (left on the
+ * lanes' side). Each direction is an emulated link, in this order:
+ *
+ *   loss (Bernoulli) → duplication → corruption (one bit flipped after the IP
+ *   header, so the receiver's TCP/UDP checksum throws the packet away) →
+ *   bottleneck: droptail queue + fixed rate, or a mahimahi delivery trace →
+ *   propagation delay ± uniform jitter (order kept) or, for a reordered packet,
+ *   no delay (netem's reorder: it overtakes the packets in flight).
+ *
+ * Control is a line protocol on stdin (one reply line each on stdout):
+ *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
+ *                loss=F dup=F corrupt=F reorder=F trace=PATH|-     → ok | error …
+ *   stats [reset]                                                 → one JSON line
+ *   quit
+ * End of stdin ends the forwarder, which closes both TUN devices, so the
+ * kernel removes them: nothing outlives the process that started it.
+ *
+ * Usage: h2bench-forwarder CLIENT_TUN SERVER_TUN [SEED]
+ * Prints "ready" once both devices exist, or "busy NAME" (exit 3) when a TUN
+ * of that name is held by another forwarder: the caller picks another name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PACKET 65536
+#define TRACE_OPPORTUNITY_BYTES 1504 /* mahimahi: one MTU-sized delivery, TUN payload */
+#define MAX_HELD_BYTES (1024ULL * 1024 * 1024) /* safety cap of everything held */
+#define UP 0
+#define DOWN 1
+
+/* ---- time and randomness ---------------------------------------------- */
+
+static uint64_t now_ns (void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rng_next (void) { /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static double rng_unit (void) { return (double)(rng_next() >> 11) / 9007199254740992.0; }
+static int chance (double p) { return p > 0 && rng_unit() < p; }
+
+/* ---- histograms: exact below 64 ns, then 32 buckets per power of two (~3 %) -- */
+
+#define HIST_SUB 64
+#define HIST_BUCKETS (HIST_SUB + 58 * 32)
+typedef struct { uint64_t count[HIST_BUCKETS]; uint64_t n, max; } hist_t;
+
+static int hist_index (uint64_t v) {
+  if (v < HIST_SUB) return (int)v;
+  int msb = 63 - __builtin_clzll(v); /* >= 6 */
+  int shift = msb - 5;               /* v >> shift is 32..63 */
+  return HIST_SUB + (msb - 6) * 32 + (int)((v >> shift) & 31);
+}
+static uint64_t hist_value (int idx) { /* the middle of the bucket */
+  if (idx < HIST_SUB) return (uint64_t)idx;
+  int octave = (idx - HIST_SUB) / 32, m = (idx - HIST_SUB) % 32, shift = octave + 1;
+  return ((uint64_t)(32 + m) << shift) + ((1ULL << shift) >> 1);
+}
+static void hist_add (hist_t *h, uint64_t v) {
+  h->count[hist_index(v)]++;
+  h->n++;
+  if (v > h->max) h->max = v;
+}
+static uint64_t hist_pct (const hist_t *h, double q) {
+  if (!h->n) return 0;
+  uint64_t rank = (uint64_t)ceil(q * (double)h->n), seen = 0;
+  if (rank < 1) rank = 1;
+  for (int i = 0; i < HIST_BUCKETS; i++) {
+    seen += h->count[i];
+    if (seen >= rank) { uint64_t v = hist_value(i); return v > h->max ? h->max : v; }
+  }
+  return h->max;
+}
+
+/* ---- packets and the release heap -------------------------------------- */
+
+typedef struct {
+  uint64_t release, seq;
+  int dir, len;
+  unsigned char data[];
+} packet_t;
+
+static packet_t **heap;
+static size_t heap_len, heap_cap;
+static uint64_t seq_counter, held_bytes;
+
+static int before (const packet_t *a, const packet_t *b) {
+  return a->release < b->release || (a->release == b->release && a->seq < b->seq);
+}
+static void heap_push (packet_t *p) {
+  if (heap_len == heap_cap) {
+    heap_cap = heap_cap ? heap_cap * 2 : 4096;
+    heap = realloc(heap, heap_cap * sizeof *heap);
+    if (!heap) { perror("realloc"); exit(1); }
+  }
+  size_t i = heap_len++;
+  while (i && before(p, heap[(i - 1) / 2])) { heap[i] = heap[(i - 1) / 2]; i = (i - 1) / 2; }
+  heap[i] = p;
+}
+static packet_t *heap_pop (void) {
+  packet_t *top = heap[0], *last = heap[--heap_len];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= heap_len) break;
+    if (c + 1 < heap_len && before(heap[c + 1], heap[c])) c++;
+    if (!before(heap[c], last)) break;
+    heap[i] = heap[c];
+    i = c;
+  }
+  if (heap_len) heap[i] = last;
+  return top;
+}
+
+/* ---- one direction of the link ------------------------------------------ */
+
+typedef struct {
+  /* configuration */
+  uint64_t delay, jitter, rate_bps, queue_packets, queue_bytes;
+  double loss, dup, corrupt, reorder;
+  uint64_t *trace; size_t trace_len; uint64_t trace_period_ms; uint64_t trace_base;
+  /* bottleneck: departure times of the packets not yet sent (a ring) */
+  uint64_t *fifo_depart; int *fifo_len; size_t fifo_cap, fifo_head, fifo_count; uint64_t fifo_bytes;
+  uint64_t last_depart, last_release;
+  uint64_t opp; int opp_left; /* trace: opportunity index, bytes left in it */
+  /* counters */
+  uint64_t in_packets, in_bytes, out_packets, out_bytes, lost, queue_dropped, duplicated, corrupted,
+           reordered, overflow_dropped, write_errors;
+  hist_t qdelay, late;
+} dir_t;
+
+static dir_t dirs[2];
+static int tun_fd[2]; /* tun_fd[UP] is read for UP (client side); written for DOWN */
+
+static void fifo_purge (dir_t *d, uint64_t now) {
+  while (d->fifo_count && d->fifo_depart[d->fifo_head] <= now) {
+    d->fifo_bytes -= (uint64_t)d->fifo_len[d->fifo_head];
+    d->fifo_head = (d->fifo_head + 1) % d->fifo_cap;
+    d->fifo_count--;
+  }
+}
+static void fifo_push (dir_t *d, uint64_t depart, int len) {
+  if (d->fifo_count == d->fifo_cap) {
+    size_t cap = d->fifo_cap ? d->fifo_cap * 2 : 1024;
+    uint64_t *dep = malloc(cap * sizeof *dep);
+    int *lens = malloc(cap * sizeof *lens);
+    if (!dep || !lens) { perror("malloc"); exit(1); }
+    for (size_t i = 0; i < d->fifo_count; i++) {
+      dep[i] = d->fifo_depart[(d->fifo_head + i) % d->fifo_cap];
+      lens[i] = d->fifo_len[(d->fifo_head + i) % d->fifo_cap];
+    }
+    free(d->fifo_depart); free(d->fifo_len);
+    d->fifo_depart = dep; d->fifo_len = lens; d->fifo_cap = cap; d->fifo_head = 0;
+  }
+  size_t tail = (d->fifo_head + d->fifo_count) % d->fifo_cap;
+  d->fifo_depart[tail] = depart;
+  d->fifo_len[tail] = len;
+  d->fifo_count++;
+  d->fifo_bytes += (uint64_t)len;
+}
+
+/* Time of trace opportunity k (the trace repeats with its last timestamp as period). */
+static uint64_t opp_time (const dir_t *d, uint64_t k) {
+  uint64_t cycle = k / d->trace_len, i = k % d->trace_len;
+  return d->trace_base + (cycle * d->trace_period_ms + d->trace[i]) * 1000000ULL;
+}
+/* First opportunity at or after t. */
+static uint64_t opp_at_or_after (const dir_t *d, uint64_t t) {
+  if (t <= d->trace_base) return 0;
+  uint64_t ms = (t - d->trace_base + 999999) / 1000000; /* first whole ms ≥ t */
+  uint64_t cycle = ms / d->trace_period_ms, in = ms % d->trace_period_ms;
+  size_t lo = 0, hi = d->trace_len; /* first trace[i] >= in */
+  while (lo < hi) { size_t mid = (lo + hi) / 2; if (d->trace[mid] < in) lo = mid + 1; else hi = mid; }
+  uint64_t k = cycle * d->trace_len + lo;
+  while (opp_time(d, k) < t) k++;
+  return k;
+}
+
+/* The bottleneck: returns 0 and sets *depart and *start (when service starts),
+ * or -1 when the droptail queue is full. */
+static int bottleneck (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_t *depart) {
+  if (!d->rate_bps && !d->trace) { *start = *depart = now; return 0; }
+  fifo_purge(d, now);
+  if (d->queue_packets && d->fifo_count >= d->queue_packets) return -1;
+  if (d->queue_bytes && d->fifo_bytes + (uint64_t)len > d->queue_bytes) return -1;
+  if (d->rate_bps) {
+    uint64_t s = d->last_depart > now ? d->last_depart : now;
+    uint64_t serial = (uint64_t)((double)len * 8.0 * 1e9 / (double)d->rate_bps + 0.5);
+    *start = s;
+    *depart = d->last_depart = s + serial;
+  } else {
+    /* mahimahi: each opportunity carries 1504 bytes; a packet may span several,
+     * several small packets may share one; unused bytes of a past one are lost. */
+    if (!d->fifo_count && (d->opp_left == 0 || opp_time(d, d->opp) < now)) {
+      uint64_t k = opp_at_or_after(d, now);
+      if (k != d->opp || d->opp_left == 0) { d->opp = k; d->opp_left = TRACE_OPPORTUNITY_BYTES; }
+    }
+    int remaining = len;
+    *start = opp_time(d, d->opp);
+    while (remaining > 0) {
+      if (d->opp_left == 0) { d->opp++; d->opp_left = TRACE_OPPORTUNITY_BYTES; }
+      int take = remaining < d->opp_left ? remaining : d->opp_left;
+      remaining -= take;
+      d->opp_left -= take;
+    }
+    *depart = d->last_depart = opp_time(d, d->opp);
+  }
+  fifo_push(d, *depart, len);
+  return 0;
+}
+
+static void flip_bit (unsigned char *data, int len) {
+  int header = 0;
+  if (len >= 20 && (data[0] >> 4) == 4) header = (data[0] & 15) * 4;
+  else if (len >= 40 && (data[0] >> 4) == 6) header = 40;
+  if (header >= len) header = 0;
+  int at = header + (int)(rng_next() % (uint64_t)(len - header));
+  data[at] ^= (unsigned char)(1u << (rng_next() % 8));
+}
+
+static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
+  dir_t *d = &dirs[dir];
+  d->in_packets++;
+  d->in_bytes += (uint64_t)len;
+  if (chance(d->loss)) { d->lost++; return; }
+  int copies = 1;
+  if (chance(d->dup)) { copies = 2; d->duplicated++; }
+  for (int c = 0; c < copies; c++) {
+    if (held_bytes + (uint64_t)len > MAX_HELD_BYTES) { d->overflow_dropped++; continue; }
+    uint64_t start, depart;
+    if (bottleneck(d, len, now, &start, &depart) < 0) { d->queue_dropped++; continue; }
+    hist_add(&d->qdelay, start - now);
+    packet_t *p = malloc(sizeof *p + (size_t)len);
+    if (!p) { perror("malloc"); exit(1); }
+    memcpy(p->data, buf, (size_t)len);
+    p->len = len;
+    p->dir = dir;
+    p->seq = seq_counter++;
+    if (chance(d->corrupt)) { flip_bit(p->data, len); d->corrupted++; }
+    if (d->delay && chance(d->reorder)) {
+      p->release = depart;
+      d->reordered++;
+    } else {
+      uint64_t delay = d->delay;
+      if (d->jitter) delay = delay - d->jitter + (uint64_t)(rng_unit() * (double)(2 * d->jitter));
+      p->release = depart + delay;
+      if (p->release < d->last_release) p->release = d->last_release; /* a link keeps order */
+      d->last_release = p->release;
+    }
+    held_bytes += (uint64_t)len;
+    heap_push(p);
+  }
+}
+
+/* ---- control ------------------------------------------------------------ */
+
+static int load_trace (dir_t *d, const char *path, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) { snprintf(err, errlen, "trace %s: %s", path, strerror(errno)); return -1; }
+  size_t n = 0, cap = 1024;
+  uint64_t *t = malloc(cap * sizeof *t);
+  char line[256];
+  while (t && fgets(line, sizeof line, f)) {
+    char *end, *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\n' || *p == '\r' || *p == 0) continue; /* blank lines are ignored */
+    unsigned long long v = strtoull(p, &end, 10);
+    if (end == p) { snprintf(err, errlen, "trace %s: line %zu is not a number", path, n + 1); free(t); fclose(f); return -1; }
+    if (n && v < t[n - 1]) { snprintf(err, errlen, "trace %s: timestamps decrease at line %zu", path, n + 1); free(t); fclose(f); return -1; }
+    if (n == cap) { cap *= 2; t = realloc(t, cap * sizeof *t); if (!t) break; }
+    t[n++] = v;
+  }
+  fclose(f);
+  if (!t) { snprintf(err, errlen, "trace %s: out of memory", path); return -1; }
+  if (!n || t[n - 1] == 0) { snprintf(err, errlen, "trace %s: empty, or its last timestamp is 0", path); free(t); return -1; }
+  free(d->trace);
+  d->trace = t; d->trace_len = n; d->trace_period_ms = t[n - 1];
+  d->trace_base = now_ns(); d->opp = 0; d->opp_left = 0;
+  return 0;
+}
+
+static int apply_set (char *args, char *err, size_t errlen) {
+  char *save, *tok = strtok_r(args, " \t\r\n", &save);
+  int which;
+  if (tok && !strcmp(tok, "up")) which = UP;
+  else if (tok && !strcmp(tok, "down")) which = DOWN;
+  else { snprintf(err, errlen, "set: direction must be up or down"); return -1; }
+  dir_t *d = &dirs[which];
+  while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+    char *eq = strchr(tok, '=');
+    if (!eq) { snprintf(err, errlen, "set: %s is not key=value", tok); return -1; }
+    *eq = 0;
+    const char *k = tok, *v = eq + 1;
+    char *end;
+    if (!strcmp(k, "trace")) {
+      if (!strcmp(v, "-")) { free(d->trace); d->trace = NULL; d->trace_len = 0; }
+      else if (load_trace(d, v, err, errlen) < 0) return -1;
+      continue;
+    }
+    double x = strtod(v, &end);
+    if (end == v || *end || x < 0) { snprintf(err, errlen, "set: %s=%s is not a number >= 0", k, v); return -1; }
+    if (!strcmp(k, "delay_us")) d->delay = (uint64_t)(x * 1000);
+    else if (!strcmp(k, "jitter_us")) d->jitter = (uint64_t)(x * 1000);
+    else if (!strcmp(k, "rate_bps")) { d->rate_bps = (uint64_t)x; if (d->last_depart < now_ns()) d->last_depart = 0; }
+    else if (!strcmp(k, "queue_packets")) d->queue_packets = (uint64_t)x;
+    else if (!strcmp(k, "queue_bytes")) d->queue_bytes = (uint64_t)x;
+    else if (!strcmp(k, "loss")) d->loss = x;
+    else if (!strcmp(k, "dup")) d->dup = x;
+    else if (!strcmp(k, "corrupt")) d->corrupt = x;
+    else if (!strcmp(k, "reorder")) d->reorder = x;
+    else { snprintf(err, errlen, "set: unknown key %s", k); return -1; }
+  }
+  if (d->jitter > d->delay) d->jitter = d->delay;
+  return 0;
+}
+
+static void print_hist (const char *name, const hist_t *h) {
+  printf("\"%s\":{\"n\":%llu,\"p50\":%.4f,\"p90\":%.4f,\"p99\":%.4f,\"max\":%.4f}", name,
+         (unsigned long long)h->n, hist_pct(h, 0.5) / 1e6, hist_pct(h, 0.9) / 1e6,
+         hist_pct(h, 0.99) / 1e6, h->max / 1e6);
+}
+
+static void print_stats (int reset) {
+  uint64_t now = now_ns();
+  printf("{");
+  for (int i = 0; i < 2; i++) {
+    dir_t *d = &dirs[i];
+    fifo_purge(d, now);
+    printf("%s\"%s\":{\"in_packets\":%llu,\"in_bytes\":%llu,\"out_packets\":%llu,\"out_bytes\":%llu,"
+           "\"lost\":%llu,\"queue_dropped\":%llu,\"duplicated\":%llu,\"corrupted\":%llu,\"reordered\":%llu,"
+           "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,",
+           i ? "," : "", i ? "down" : "up",
+           (unsigned long long)d->in_packets, (unsigned long long)d->in_bytes,
+           (unsigned long long)d->out_packets, (unsigned long long)d->out_bytes,
+           (unsigned long long)d->lost, (unsigned long long)d->queue_dropped,
+           (unsigned long long)d->duplicated, (unsigned long long)d->corrupted,
+           (unsigned long long)d->reordered, (unsigned long long)d->overflow_dropped,
+           (unsigned long long)d->write_errors, (unsigned long long)d->fifo_count,
+           (unsigned long long)d->fifo_bytes);
+    print_hist("queue_delay_ms", &d->qdelay);
+    printf(",");
+    print_hist("late_ms", &d->late);
+    printf("}");
+    if (reset) {
+      d->in_packets = d->in_bytes = d->out_packets = d->out_bytes = d->lost = d->queue_dropped = 0;
+      d->duplicated = d->corrupted = d->reordered = d->overflow_dropped = d->write_errors = 0;
+      memset(&d->qdelay, 0, sizeof d->qdelay);
+      memset(&d->late, 0, sizeof d->late);
+    }
+  }
+  printf(",\"held_packets\":%zu,\"held_bytes\":%llu}\n", heap_len, (unsigned long long)held_bytes);
+}
+
+static char ctl_buf[65536];
+static size_t ctl_len;
+
+/* Returns 1 to quit. */
+static int control (int fd) {
+  ssize_t r = read(fd, ctl_buf + ctl_len, sizeof ctl_buf - 1 - ctl_len);
+  if (r <= 0) return 1; /* our parent is gone: so are we, and the TUN devices */
+  ctl_len += (size_t)r;
+  char *nl;
+  while ((nl = memchr(ctl_buf, '\n', ctl_len))) {
+    *nl = 0;
+    char *line = ctl_buf, err[512] = "";
+    if (!strncmp(line, "set ", 4)) {
+      if (apply_set(line + 4, err, sizeof err) < 0) printf("error %s\n", err);
+      else printf("ok\n");
+    } else if (!strcmp(line, "stats")) print_stats(0);
+    else if (!strcmp(line, "stats reset")) print_stats(1);
+    else if (!strcmp(line, "quit")) return 1;
+    else if (line[0]) printf("error unknown command: %.80s\n", line);
+    fflush(stdout);
+    size_t used = (size_t)(nl - ctl_buf) + 1;
+    memmove(ctl_buf, ctl_buf + used, ctl_len - used);
+    ctl_len -= used;
+  }
+  if (ctl_len == sizeof ctl_buf - 1) ctl_len = 0; /* an absurd line: drop it */
+  return 0;
+}
+
+/* ---- TUN devices and the loop ------------------------------------------- */
+
+static int open_tun (const char *name) {
+  int fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) { printf("error /dev/net/tun: %s\n", strerror(errno)); fflush(stdout); exit(2); }
+  struct ifreq ifr;
+  memset(&ifr, 0, sizeof ifr);
+  ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+  strncpy(ifr.ifr_name, name, IFNAMSIZ - 1);
+  if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+    if (errno == EBUSY) { printf("busy %s\n", name); fflush(stdout); exit(3); }
+    printf("error TUNSETIFF %s: %s\n", name, strerror(errno));
+    fflush(stdout);
+    exit(2);
+  }
+  return fd;
+}
+
+static void arm (int tfd, uint64_t at) {
+  static uint64_t armed = UINT64_MAX;
+  if (at == armed) return;
+  armed = at;
+  struct itimerspec its;
+  memset(&its, 0, sizeof its);
+  if (at != UINT64_MAX) {
+    if (at == 0) at = 1;
+    its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
+    its.it_value.tv_nsec = (long)(at % 1000000000ULL);
+  }
+  timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+static void release_due (uint64_t now) {
+  while (heap_len && heap[0]->release <= now) {
+    packet_t *p = heap_pop();
+    dir_t *d = &dirs[p->dir];
+    int out = p->dir == UP ? tun_fd[DOWN] : tun_fd[UP];
+    if (write(out, p->data, (size_t)p->len) == p->len) {
+      d->out_packets++;
+      d->out_bytes += (uint64_t)p->len;
+    } else {
+      d->write_errors++;
+    }
+    hist_add(&d->late, now - p->release);
+    held_bytes -= (uint64_t)p->len;
+    free(p);
+  }
+}
+
+int main (int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: h2bench-forwarder CLIENT_TUN SERVER_TUN [SEED]\n");
+    return 2;
+  }
+  rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1 : now_ns() | 1;
+  tun_fd[UP] = open_tun(argv[1]);
+  tun_fd[DOWN] = open_tun(argv[2]);
+  int ep = epoll_create1(EPOLL_CLOEXEC);
+  int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  struct epoll_event ev;
+  int fds[4] = { tun_fd[UP], tun_fd[DOWN], 0, tfd };
+  for (int i = 0; i < 4; i++) {
+    ev.events = EPOLLIN;
+    ev.data.u32 = (uint32_t)i;
+    if (epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev) < 0) { perror("epoll_ctl"); return 1; }
+  }
+  printf("ready\n");
+  fflush(stdout);
+  static unsigned char buf[MAX_PACKET];
+  struct epoll_event events[8];
+  for (;;) {
+    arm(tfd, heap_len ? heap[0]->release : UINT64_MAX);
+    int n = epoll_wait(ep, events, 8, -1);
+    if (n < 0 && errno != EINTR) { perror("epoll_wait"); return 1; }
+    for (int i = 0; i < n; i++) {
+      uint32_t which = events[i].data.u32;
+      if (which == 2) {
+        if (control(0)) return 0;
+      } else if (which == 3) {
+        uint64_t expirations;
+        if (read(tfd, &expirations, sizeof expirations) < 0) { /* spurious */ }
+      } else {
+        /* A bounded batch, so one busy direction cannot starve the other. */
+        for (int k = 0; k < 64; k++) {
+          ssize_t r = read(tun_fd[which], buf, sizeof buf);
+          if (r <= 0) break;
+          ingest((int)which, buf, (int)r, now_ns());
+        }
+      }
+    }
+    release_due(now_ns());
+  }
+}

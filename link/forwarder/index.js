@@ -1,0 +1,86 @@
+'use strict'
+
+const { spawn } = require('node:child_process')
+const readline = require('node:readline')
+const { ensureForwarder } = require('./build')
+
+// One running forwarder (forwarder.c) and its line protocol: every command
+// gets exactly one reply line, in order. Closing its stdin ends it, and with
+// it its two TUN devices; so does our own death (the pipe closes).
+class Forwarder {
+  constructor (child, lines) {
+    this.child = child
+    this.waiting = []
+    this.exited = new Promise(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
+    this.exited.then(({ code, signal }) => {
+      const err = new Error(`the forwarder exited (${signal || `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}`)
+      for (const w of this.waiting.splice(0)) w.reject(err)
+    })
+    this.stderr = ''
+    child.stderr.on('data', d => { this.stderr = (this.stderr + d).slice(-2000) })
+    lines.on('line', line => {
+      const w = this.waiting.shift()
+      if (w) w.resolve(line)
+    })
+  }
+
+  command (line) {
+    return new Promise((resolve, reject) => {
+      if (this.child.exitCode !== null || this.child.signalCode) {
+        reject(new Error('the forwarder is not running'))
+        return
+      }
+      this.waiting.push({ resolve, reject })
+      this.child.stdin.write(`${line}\n`)
+    })
+  }
+
+  // lines: the forwarderCommands() of a link (one `set` per direction).
+  async configure (lines) {
+    for (const line of lines) {
+      const reply = await this.command(line)
+      if (reply !== 'ok') throw new Error(`forwarder refused "${line}": ${reply.replace(/^error /, '')}`)
+    }
+  }
+
+  async stats ({ reset = false } = {}) {
+    return JSON.parse(await this.command(reset ? 'stats reset' : 'stats'))
+  }
+
+  async close () {
+    if (this.child.exitCode === null && !this.child.signalCode) this.child.stdin.end()
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000)
+    await this.exited
+    clearTimeout(timer)
+  }
+}
+
+// Starts a forwarder between TUN devices `clientTun` and `serverTun`.
+// Resolves a Forwarder, or null when those names are held by another one.
+function startForwarder ({ clientTun, serverTun, seed }) {
+  const bin = ensureForwarder()
+  const args = [clientTun, serverTun]
+  if (seed !== undefined) args.push(String(seed))
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  const lines = readline.createInterface({ input: child.stdout })
+  return new Promise((resolve, reject) => {
+    let stderr = ''
+    child.stderr.on('data', d => { stderr += d })
+    const onExit = code => reject(new Error(`the forwarder exited (code ${code}) before it was ready${stderr ? `: ${stderr.trim()}` : ''}`))
+    child.once('exit', onExit)
+    child.once('error', reject)
+    lines.once('line', first => {
+      child.off('exit', onExit)
+      if (first === 'ready') {
+        resolve(new Forwarder(child, lines))
+      } else if (first.startsWith('busy ')) {
+        child.once('exit', () => resolve(null))
+      } else {
+        child.kill()
+        reject(new Error(`the forwarder could not start: ${first.replace(/^error /, '')}`))
+      }
+    })
+  })
+}
+
+module.exports = { startForwarder, Forwarder }

@@ -1,0 +1,167 @@
+'use strict'
+
+const { spawn, execFile } = require('node:child_process')
+const fs = require('node:fs')
+const { promisify } = require('node:util')
+const { startForwarder } = require('./forwarder')
+
+const run = promisify(execFile)
+
+// The client side of the link: a network namespace with one TUN device in it,
+// whose only route is to the lanes' address at the other end of the
+// forwarder. Nothing is named on the machine (no /run/netns entry): the
+// namespace lives as long as a holder process in it, the TUN devices as long as
+// the forwarder. Both read a pipe from us and end when it closes, so Ctrl-C, a
+// crash or kill -9 of ours leaves nothing behind.
+//
+// Addresses come from 198.18.0.0/15 (RFC 2544, benchmarking): link index i
+// owns the /30 at 198.18.0.0 + 4i, lanes at .1, client at .2. The index is
+// locked by the TUN names (a second forwarder asking for a name in use gets
+// EBUSY), so instances running at the same time never share one.
+const INDEXES = 32768
+
+class LinkUnavailableError extends Error {}
+
+function addressOf (index, host) {
+  const n = (198 << 24 | 18 << 16) + index * 4 + host
+  return [n >>> 24, n >>> 16 & 255, n >>> 8 & 255, n & 255].join('.')
+}
+
+// Why the link cannot run here, or null.
+function unavailableReason () {
+  if (process.platform !== 'linux') return `the packet-level link needs Linux (network namespaces and TUN devices); this is ${process.platform}`
+  if (typeof process.getuid === 'function' && process.getuid() !== 0) {
+    return 'the packet-level link needs root, or a user namespace where you are root (run it as `unshare --user --map-root-user --net --mount -- <command>`, ' +
+      'which h2bench-link does for you)'
+  }
+  try {
+    fs.accessSync('/dev/net/tun', fs.constants.R_OK | fs.constants.W_OK)
+  } catch {
+    return 'the packet-level link needs /dev/net/tun (modprobe tun; in a container: --device /dev/net/tun)'
+  }
+  for (const tool of ['ip', 'nsenter', 'unshare']) {
+    if (!whichSync(tool)) return `the packet-level link needs \`${tool}\` (Debian/Ubuntu: apt-get install ${tool === 'ip' ? 'iproute2' : 'util-linux'})`
+  }
+  return null
+}
+
+function whichSync (cmd) {
+  for (const dir of (process.env.PATH || '/usr/sbin:/usr/bin:/sbin:/bin').split(':').concat('/usr/sbin', '/sbin')) {
+    try {
+      fs.accessSync(`${dir}/${cmd}`, fs.constants.X_OK)
+      return `${dir}/${cmd}`
+    } catch { /* not in this directory */ }
+  }
+  return null
+}
+
+async function ip (args, { ns } = {}) {
+  const cmd = ns ? 'nsenter' : 'ip'
+  const full = ns ? [`--net=/proc/${ns}/ns/net`, '--', 'ip', ...args] : args
+  try {
+    await run(cmd, full)
+  } catch (err) {
+    throw new Error(`ip ${args.join(' ')}${ns ? ' (client namespace)' : ''}: ${String(err.stderr || err.message).trim()}`, { cause: err })
+  }
+}
+
+// A process that holds the client namespace open until its stdin closes.
+function startHolder () {
+  const child = spawn('unshare', ['--net', '--', 'sh', '-c', 'read _ignored || true'], { stdio: ['pipe', 'ignore', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let stderr = ''
+    child.stderr.on('data', d => { stderr += d })
+    child.once('error', reject)
+    child.once('exit', code => reject(new Error(`unshare --net failed (code ${code}): ${stderr.trim()}`)))
+    // unshare execs sh in place, so the pid is the namespace's; wait until it has unshared.
+    const started = Date.now()
+    const check = () => {
+      let same = false
+      try {
+        same = fs.readlinkSync(`/proc/${child.pid}/ns/net`) === fs.readlinkSync('/proc/self/ns/net')
+      } catch { /* not started yet */ }
+      if (!same) {
+        child.removeAllListeners('exit')
+        resolve(child)
+      } else if (Date.now() - started > 5000) {
+        child.kill('SIGKILL')
+        reject(new Error('unshare --net did not create a namespace within 5 s'))
+      } else {
+        setTimeout(check, 5)
+      }
+    }
+    check()
+  })
+}
+
+// Opens a link: `commands` are the forwarder's `set` lines (link/spec.js
+// forwarderCommands). Resolves { index, serverAddress, clientAddress, pid,
+// forwarder, nsenterPrefix, spawnInside, configure, stats, close }.
+async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
+  const why = unavailableReason()
+  if (why) throw new LinkUnavailableError(why)
+  let forwarder = null
+  let index
+  for (let attempt = 0; attempt < 64 && !forwarder; attempt++) {
+    index = (start + attempt * 4099) % INDEXES
+    forwarder = await startForwarder({ clientTun: `h2bc${index}`, serverTun: `h2bs${index}`, seed })
+  }
+  if (!forwarder) throw new LinkUnavailableError('no free link index after 64 tries (are many h2bench links running?)')
+  const clientTun = `h2bc${index}`
+  const serverTun = `h2bs${index}`
+  const serverAddress = addressOf(index, 1)
+  const clientAddress = addressOf(index, 2)
+  let holder = null
+  const children = new Set()
+  let closed = null
+  const close = () => {
+    closed = closed || (async () => {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+      if (holder) holder.stdin.end()
+      await forwarder.close()
+    })()
+    return closed
+  }
+  try {
+    await forwarder.configure(commands)
+    holder = await startHolder()
+    const pid = holder.pid
+    // IPv6 off on both devices: no router solicitations in the counters.
+    await run('sysctl', ['-q', '-w', `net.ipv6.conf.${serverTun}.disable_ipv6=1`]).catch(() => {})
+    await ip(['addr', 'add', `${serverAddress}/32`, 'peer', clientAddress, 'dev', serverTun])
+    await ip(['link', 'set', serverTun, 'txqueuelen', '10000', 'up'])
+    await ip(['link', 'set', clientTun, 'netns', String(pid)])
+    await run('nsenter', [`--net=/proc/${pid}/ns/net`, '--', 'sysctl', '-q', '-w', `net.ipv6.conf.${clientTun}.disable_ipv6=1`]).catch(() => {})
+    await ip(['link', 'set', 'lo', 'up'], { ns: pid })
+    await ip(['addr', 'add', `${clientAddress}/32`, 'peer', serverAddress, 'dev', clientTun], { ns: pid })
+    await ip(['link', 'set', clientTun, 'txqueuelen', '10000', 'up'], { ns: pid })
+    const nsenterPrefix = ['nsenter', `--net=/proc/${pid}/ns/net`, '--']
+    // Runs a command in the client namespace; it is killed when the link closes
+    // and, through the parent-death signal, when this process dies.
+    const spawnInside = (cmd, args = [], options = {}) => {
+      const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', ...nsenterPrefix, cmd, ...args], options)
+      children.add(child)
+      child.once('exit', () => children.delete(child))
+      return child
+    }
+    return {
+      index,
+      clientTun,
+      serverTun,
+      serverAddress,
+      clientAddress,
+      pid,
+      forwarder,
+      nsenterPrefix,
+      spawnInside,
+      configure: lines => forwarder.configure(lines),
+      stats: options => forwarder.stats(options),
+      close
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
+
+module.exports = { openLink, addressOf, unavailableReason, LinkUnavailableError, INDEXES }
