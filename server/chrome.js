@@ -52,13 +52,18 @@ function chromeCommand ({ spki, url, executable = findChrome() || 'google-chrome
 // its output in chrome.log of its throw-away profile. Resolves once it has
 // run for `watchMs`; rejects, with the last thing it said, when it fails or
 // exits with an error before that (no display, refused to run as root, …).
-function launchChrome ({ spki, url, watchMs = 2000 }) {
+// `spawnInside`: a packet-level link's (link/namespace.js), to start it in
+// the link's client namespace, where it lives only as long as the link.
+function launchChrome ({ spki, url, watchMs = 2000, spawnInside = null }) {
   const executable = findChrome()
   if (!executable) return Promise.reject(new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`))
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
   const log = path.join(userDataDir, 'chrome.log')
   const out = fs.openSync(log, 'w')
-  const child = spawn(executable, chromeArgs({ spki, userDataDir, url }), { detached: true, stdio: ['ignore', out, out] })
+  const args = chromeArgs({ spki, userDataDir, url })
+  const child = spawnInside
+    ? spawnInside(executable, args, { stdio: ['ignore', out, out] })
+    : spawn(executable, args, { detached: true, stdio: ['ignore', out, out] })
   fs.closeSync(out)
   return new Promise((resolve, reject) => {
     const lastWords = () => {
@@ -67,7 +72,7 @@ function launchChrome ({ spki, url, watchMs = 2000 }) {
     }
     const timer = setTimeout(() => {
       child.removeAllListeners()
-      child.unref()
+      if (!spawnInside) child.unref()
       resolve({ executable, userDataDir, log })
     }, watchMs)
     child.once('error', err => {

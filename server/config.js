@@ -19,13 +19,14 @@ const OPTIONS = {
   certsDir: { flag: 'certs-dir', env: 'H2BENCH_CERTS_DIR', default: DEFAULT_DIR, help: 'where cert.pem and key.pem are kept' },
   regenerateCerts: { flag: 'regenerate-certs', boolean: true, default: false, help: 'make a new certificate and exit' },
   chrome: { flag: 'chrome', boolean: true, default: false, help: 'also open the page in the local Chrome/Chromium, trusting the certificate' },
+  link: { flag: 'link', default: '', help: 'put the lanes behind a packet-level link: a preset or spec (h2bench-link --list); Linux, root or user namespaces' },
   help: { flag: 'help', short: 'h', boolean: true, default: false, help: 'show this help' }
 }
 
 function helpText () {
   const rows = Object.values(OPTIONS).map(o => {
     const flag = `--${o.flag}${o.boolean ? '' : ' <value>'}`
-    const extra = [o.env && `env ${o.env}`, !o.boolean && `default ${o.default}`].filter(Boolean).join(', ')
+    const extra = [o.env && `env ${o.env}`, !o.boolean && o.default !== '' && `default ${o.default}`].filter(Boolean).join(', ')
     return `  ${flag.padEnd(24)} ${o.help}${extra ? ` (${extra})` : ''}`
   })
   return [

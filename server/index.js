@@ -6,6 +6,11 @@ const { loadOrCreateCertificate, CertError } = require('./certs')
 const { startAll, PortError } = require('./start')
 const { chromeCommand, launchChrome, findChrome, isRoot, INSTALL_HINT } = require('./chrome')
 const { InputError } = require('./errors')
+const { parseLinkSpec } = require('../link/spec')
+const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
+const { startLinkSession } = require('../link/session')
+const { needsUserNamespace, rerunInUserNamespace, prepareUserNamespace } = require('../link/userns')
+const { BuildError } = require('../link/forwarder/build')
 
 async function main (argv) {
   const config = parseConfig(argv)
@@ -13,8 +18,18 @@ async function main (argv) {
     console.log(helpText())
     return
   }
-  // Know before starting anything whether --chrome can work.
+  // Know before starting anything whether --chrome and --link can work.
   if (config.chrome && !findChrome()) throw new InputError(`--chrome: no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (config.link) {
+    parseLinkSpec(config.link) // LinkSpecError names the key at fault
+    if (needsUserNamespace()) {
+      process.exitCode = await rerunInUserNamespace(__filename, argv)
+      return
+    }
+    await prepareUserNamespace()
+    const why = unavailableReason()
+    if (why) throw new LinkUnavailableError(`--link: ${why}`)
+  }
   const tls = await loadOrCreateCertificate({ dir: config.certsDir, regenerate: config.regenerateCerts })
   if (config.regenerateCerts) {
     console.log(`New certificate in ${tls.dir} (SPKI sha256 ${tls.spki})`)
@@ -24,18 +39,24 @@ async function main (argv) {
   if (!isLoopback(config.host)) {
     console.warn(`WARNING: listening on ${config.host}, beyond loopback: anyone who can reach this machine can make it send large responses.`)
   }
-  const running = await startAll(config, tls)
+  const session = config.link ? await startLinkSession({ spec: config.link, config, tls, startAll }) : null
+  const running = session ? session.running : await startAll(config, tls)
+  if (session) {
+    console.log(`Packet-level link: ${session.control.current().description}`)
+    console.log('  the servers listen on its far side, only a browser inside its client namespace reaches them (npm run chrome -- --link …)')
+  }
   console.log(`h2bench page   ${running.page.url}/`)
   for (const lane of running.lanes) console.log(`lane ${lane.name.padEnd(4)}     ${lane.url}/  ${lane.label}`)
   console.log(`certificate SPKI sha256: ${tls.spki}`)
   console.log('Open the page in Chrome/Chromium trusting this certificate (or run `npm run chrome`):')
-  console.log(`  ${chromeCommand({ spki: tls.spki, url: `${running.page.url}/` })}`)
+  const inside = session ? `${session.opened.nsenterPrefix.join(' ')} ` : '' // the page is only reachable through the link
+  console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: `${running.page.url}/` })}`)
   if (config.chrome) {
     try {
-      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/` })
+      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/`, spawnInside: session && session.opened.spawnInside })
       console.log(`Started ${executable}${isRoot() ? ' (as root: with --no-sandbox, which Chrome needs then)' : ''}; its log: ${log}`)
     } catch (err) {
-      await running.close()
+      await (session || running).close()
       throw new InputError(`--chrome: ${err.message}`)
     }
   }
@@ -44,7 +65,7 @@ async function main (argv) {
     if (closing) return
     closing = true
     console.log(`\n${signal}: closing servers`)
-    running.close().then(() => process.exit(0))
+    ;(session || running).close().then(() => process.exit(0))
     // Connections are destroyed, so closing takes moments; never hang on it.
     setTimeout(() => process.exit(0), 5000).unref()
   }
@@ -54,7 +75,7 @@ async function main (argv) {
 
 if (require.main === module) {
   main(process.argv.slice(2)).catch(err => {
-    if (err instanceof InputError || err instanceof CertError || err instanceof PortError) {
+    if ([InputError, CertError, PortError, LinkUnavailableError, BuildError].some(E => err instanceof E)) {
       console.error(`h2bench: ${err.message}`)
     } else {
       console.error(err)

@@ -4,6 +4,9 @@ const path = require('node:path')
 const express = require('express')
 const { LIMITS } = require('./payload')
 const { BROWSER, bytesText } = require('../client/js/options')
+const { InputError } = require('./errors')
+const { linkRoutes } = require('./routes/link')
+const { LINK_PRESETS } = require('../link/presets')
 
 const ROOT = path.join(__dirname, '..')
 // Vendor files served from node_modules: the page must work offline.
@@ -12,8 +15,9 @@ const VENDOR = {
 }
 
 // The page server (plain HTTP): the control page with the lanes' URLs, the
-// client code and the vendor libraries.
-function createPageApp ({ lanes, spki }) {
+// client code and the vendor libraries, and the network the lanes are behind
+// (`link`: link/session.js's control when a packet-level link is active).
+function createPageApp ({ lanes, spki, link = null, linkUnavailable = null }) {
   const app = express()
   app.disable('x-powered-by')
   app.set('views', path.join(ROOT, 'views'))
@@ -23,6 +27,7 @@ function createPageApp ({ lanes, spki }) {
     res.render('index', { lanes, spki, limits: LIMITS, browser: { ...BROWSER, maxInFlight: bytesText(BROWSER.maxInFlightBytes) } })
   })
   app.get('/lanes.json', (req, res) => res.json({ lanes, spki, limits: LIMITS }))
+  app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets: LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what })) }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
   app.get('/vendor/:file', (req, res, next) => {
     const file = VENDOR[req.params.file]
@@ -30,6 +35,13 @@ function createPageApp ({ lanes, spki }) {
     res.sendFile(file)
   })
   app.use((req, res) => res.status(404).json({ error: `no page ${req.path}`, param: null }))
+  app.use((err, req, res, next) => {
+    if (res.headersSent) return next(err)
+    if (err instanceof InputError) return res.status(err.status).json({ error: err.message, param: err.param, code: err.code })
+    const status = err.status >= 400 && err.status < 500 ? err.status : 500
+    if (status === 500) console.error(`h2bench page server: ${req.method} ${req.path} failed: ${err.stack || err}`)
+    res.status(status).json({ error: status === 500 ? `the page server failed: ${err.message}` : err.message, param: null })
+  })
   return app
 }
 

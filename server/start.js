@@ -48,9 +48,10 @@ function closeServer (server) {
   return new Promise(resolve => server.close(() => resolve()))
 }
 
-// Starts every lane and the page server. `tls` is { key, cert, spki }.
+// Starts every lane and the page server. `tls` is { key, cert, spki };
+// `link`, when the lanes are behind a packet-level link, its control.
 // Returns { page: {url}, lanes: [{name,label,protocol,url,server,app}], close() }.
-async function startAll (config, tls, { lanes = LANES } = {}) {
+async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
   const started = []
   const closeAll = async () => {
     await Promise.all(started.map(({ server, destroySockets }) => {
@@ -77,7 +78,7 @@ async function startAll (config, tls, { lanes = LANES } = {}) {
       laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, url: `https://${urlHost(config.host)}:${port}`, port, server, app })
     }
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, spki: tls.spki }))
+    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, spki: tls.spki, link }))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
     const pagePort = await listen(pageServer, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
     return { page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer }, lanes: laneInfo, close: closeAll }
