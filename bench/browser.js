@@ -12,12 +12,23 @@ const { findChrome, INSTALL_HINT } = require('../server/chrome')
 // off networks the benchmark does not ask for. handleSignals: false leaves
 // Ctrl-C/SIGTERM to the caller (Playwright's own handler would close the
 // browser and exit the process with code 130 before the caller could report).
-async function launchBrowser ({ spki, headless = true, handleSignals = true }) {
+//
+// `link`: an open packet-level link (link/namespace.js): the browser then
+// runs in its client namespace, through a small wrapper script that enters it
+// (Playwright talks to Chromium over a pipe, which crosses namespaces), and
+// dies with this process (parent-death signal).
+async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null }) {
   const executablePath = findChrome()
   if (!executablePath) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
+  let launchPath = executablePath
+  if (link) {
+    launchPath = path.join(userDataDir, 'chromium-in-link.sh')
+    const quote = s => `'${String(s).replace(/'/g, "'\\''")}'`
+    fs.writeFileSync(launchPath, `#!/bin/sh\nexec setpriv --pdeathsig KILL -- ${link.nsenterPrefix.map(quote).join(' ')} ${quote(executablePath)} "$@"\n`, { mode: 0o755 })
+  }
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
+    executablePath: launchPath,
     headless,
     handleSIGINT: handleSignals,
     handleSIGTERM: handleSignals,
