@@ -9,6 +9,21 @@ const { parseSize } = require('../server/payload')
 const { presetByName, toCdp } = require('./presets')
 const { repeatsFor, budgetNote } = require('./budget')
 const { watchNetErrors } = require('./net-errors')
+const { linkSpecFor } = require('./bounds')
+const { runInside } = require('./in-namespace')
+
+// A cell's network: the preset as DevTools throttling (CDP, per request), or
+// as the packet-level link the browser sits behind (`link`: link/session.js's
+// session; CDP throttling then off). Returns what the row records.
+async function applyNetwork (cdp, preset, link) {
+  if (!link) {
+    await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(preset)))
+    return { network: 'devtools', link: null, linkSpec: null }
+  }
+  if (cdp) await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName('No throttling')))
+  const active = await link.control.change(linkSpecFor(preset))
+  return { network: 'link', link: active.description, linkSpec: active.text }
+}
 
 const secs = ms => `${(ms / 1000).toFixed(1)} s`
 
@@ -71,9 +86,9 @@ function runInPage (page, options) {
 // A page cell: one window.h2bench.run() per repeat with repeats: 1, so the
 // runner can stop early when the budget runs out; lane order alternates per
 // repeat as a multi-repeat run would do it.
-async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budgetMs, log = () => {} }) {
+async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, log = () => {} }) {
   const { cell } = entry
-  await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(cell.preset)))
+  const network = await applyNetwork(cdp, cell.preset, link)
   const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [] }]))
   // A page cell never stops its batches: an abort is the browser's own doing too.
   const netErrors = watchNetErrors(page, laneInfo)
@@ -88,7 +103,8 @@ async function runPageCell ({ page, cdp, entry, lanes, laneInfo, repeats, budget
     entry, lane, samples: per[lane].samples, failures: per[lane].failures,
     protocol: mostFrequent(per[lane].protocols), asked: repeats,
     note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
-      per[lane].notes, netErrors.noteFor(lane))
+      per[lane].notes, netErrors.noteFor(lane)),
+    extra: network
   }))
 }
 
@@ -166,7 +182,7 @@ async function loadAssetPage (tab, url) {
 // A push-page cell: the /push page with mode=push and with mode=none on each
 // lane, in a tab of its own with the cell's network conditions. Each load
 // has a tag of its own, so nothing comes from the HTTP cache.
-async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, log = () => {} }) {
+async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, log = () => {} }) {
   const { cell, experiment } = entry
   const tab = await context.newPage()
   try {
@@ -176,7 +192,7 @@ async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, l
     // of a site it just talked to has them already, and DevTools throttling
     // leaves connection setup alone anyway.
     for (const lane of laneInfo) await tab.goto(`${lane.url}/lane`)
-    await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(cell.preset)))
+    const network = await applyNetwork(cdp, cell.preset, link)
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
     const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
@@ -204,6 +220,7 @@ async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, l
       entry, lane: lane.name, mode, samples: per[i].samples, failures: per[i].failures,
       protocol: mostFrequent(per[i].protocols), asked: repeats, note,
       extra: {
+        ...network,
         pushOutcome: [...new Set(per[i].outcomes)].join('; ') || null,
         assetMedian: per[i].assetSamples.length ? +stats.median(per[i].assetSamples).toFixed(2) : null
       }
@@ -214,22 +231,31 @@ async function runPushPageCell ({ context, entry, laneInfo, repeats, budgetMs, l
 }
 
 // A push-protocol cell: page + scripts by push and by request with Node's
-// http2 client, on the lanes given (HTTP/2 ones).
-async function runPushProtocolCell ({ entry, laneInfo, repeats }) {
-  const { runPushProtocol } = require('./push-protocol')
+// http2 client, on the lanes given (HTTP/2 ones); behind a link, the client
+// runs in the link's namespace (bench/in-namespace.js).
+async function runPushProtocolCell ({ entry, laneInfo, repeats, link }) {
   const { cell } = entry
-  const rows = await runPushProtocol({
+  const args = {
     lanes: laneInfo.map(l => ({ name: l.name, url: l.url, protocol: l.protocol })),
     delays: [cell.delay],
     assets: cell.assets,
     size: parseSize(cell.size),
     repeats
-  })
+  }
+  let rows, network
+  if (link) {
+    network = await applyNetwork(null, cell.preset, link)
+    rows = await runInside(link.opened.spawnInside, require.resolve('./push-protocol'), 'runPushProtocol', args)
+  } else {
+    if (cell.preset !== 'No throttling') throw new Error(`push-protocol cells run without DevTools (no browser): preset ${cell.preset} needs --network link`)
+    network = { network: 'devtools', link: null, linkSpec: null }
+    rows = await require('./push-protocol').runPushProtocol(args)
+  }
   return rows.map(r => row({
     entry, lane: r.lane, mode: r.mode, samples: r.samples, failures: r.failures,
     protocol: 'h2', asked: repeats, note: null,
-    extra: { pushOutcome: r.mode === 'push' ? `${r.pushed} of ${cell.assets} scripts pushed` : 'requested after the page', pushed: r.pushed }
+    extra: { ...network, pushOutcome: r.mode === 'push' ? `${r.pushed} of ${cell.assets} scripts pushed` : 'requested after the page', pushed: r.pushed }
   }))
 }
 
-module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, pushOutcome, row, cellParams, mostFrequent }
+module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, applyNetwork, pushOutcome, row, cellParams, mostFrequent }

@@ -9,8 +9,9 @@ const path = require('node:path')
 const { paramOf, measured } = require('./conclusions')
 const { presetByName, describePreset, throttled } = require('./presets')
 const { cellParams } = require('./cells')
+const { closeness } = require('./bounds')
 
-const CSV_COLUMNS = ['experiment', 'cell', 'requests', 'assets', 'sizeBytes', 'sizeMB', 'delayMs', 'preset', 'lane', 'mode',
+const CSV_COLUMNS = ['experiment', 'cell', 'requests', 'assets', 'sizeBytes', 'sizeMB', 'delayMs', 'preset', 'network', 'link', 'lane', 'mode',
   'protocol', 'median', 'q1', 'q3', 'mean', 'min', 'max', 'failures', 'repeatsAsked', 'repeatsGot', 'baseline', 'ratioToBaseline',
   'pushOutcome', 'assetMedian', 'samples', 'note']
 
@@ -33,16 +34,22 @@ function toCsv (results) {
 const seconds = ms => ms === null || ms === undefined ? '–' : (ms / 1000).toFixed(ms < 10000 ? 3 : 2)
 // mode=none in the browser means the page requests its scripts.
 const modeName = mode => mode === 'none' ? 'request' : mode
-const seriesName = r => r.mode ? `${r.lane} ${modeName(r.mode)}` : r.lane
+// A row's network; rows of runs before the link have none: all DevTools.
+const networkOf = r => r.network || 'devtools'
+const NETWORK_NAMES = { devtools: 'DevTools throttling (request-level)', link: 'packet-level link' }
+// With rows of both networks, each series says which ("h1 · link").
+const multiNetwork = rows => new Set(rows.map(networkOf)).size > 1
+const seriesName = (r, multi = false) => `${r.mode ? `${r.lane} ${modeName(r.mode)}` : r.lane}${multi ? ` · ${networkOf(r)}` : ''}`
 
 // For one experiment: the swept values, and per lane (and mode) its rows
 // by cell.
 function seriesOf (experiment, rows) {
   const xs = experiment.cells.map(cell => paramOf({ params: cellParams(cell), preset: cell.preset }, experiment.sweep.param))
-  const names = [...new Set(rows.map(seriesName))]
+  const multi = multiNetwork(rows)
+  const names = [...new Set(rows.map(r => seriesName(r, multi)))]
   const series = names.map(name => ({
     name,
-    rows: experiment.cells.map((c, i) => rows.find(r => r.cell === i && seriesName(r) === name) || null)
+    rows: experiment.cells.map((c, i) => rows.find(r => r.cell === i && seriesName(r, multi) === name) || null)
   }))
   return { xs, series }
 }
@@ -142,21 +149,39 @@ function svgChart (experiment, rows) {
   return parts.join('')
 }
 
+// Each conclusion checked on each network's rows on their own.
 function verdicts (experiment, rows) {
-  return experiment.conclusions.map(c => ({ text: c.text, ...c.check(rows) }))
+  const networks = [...new Set(rows.map(networkOf))]
+  if (networks.length <= 1) return experiment.conclusions.map(c => ({ text: c.text, ...c.check(rows) }))
+  return networks.flatMap(n => experiment.conclusions.map(c => ({ text: `${c.text} (${NETWORK_NAMES[n] || n})`, ...c.check(rows.filter(r => networkOf(r) === n)) })))
+}
+
+// Every measured row against the physical lower bound of its workload on
+// its network (bench/bounds.js): what no protocol could beat, how close the
+// measurement came, and what dominates.
+function boundsTable (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const body = rows.filter(r => r.samples.length).map(r => {
+    const c = closeness(r, experiment.kind)
+    if (!c) return null
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi), seconds(r.median), seconds(c.boundMs), `${Math.round(c.ofBound * 100)} %`, c.dominant]
+  }).filter(Boolean)
+  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', 'dominant cost'], body } : null
 }
 
 // Lines under an experiment's table: presets used, push outcomes,
 // failures, cells with fewer repeats and why.
 function remarks (experiment, rows) {
   const out = []
-  const presets = [...new Set(experiment.cells.map(c => c.preset))].map(presetByName).filter(throttled)
+  const presets = [...new Set(rows.filter(r => networkOf(r) === 'devtools').map(r => r.preset))].map(presetByName).filter(throttled)
   if (presets.length) out.push(`Network (CDP, per request): ${presets.map(p => `${p.name} = ${describePreset(p)}`).join('; ')}.`)
+  const links = [...new Set(rows.filter(r => networkOf(r) === 'link' && r.link).map(r => r.link))]
+  if (links.length) out.push(`Network (packet-level link, every IP packet): ${links.join('; ')}.`)
   const outcomes = [...new Set(rows.filter(r => r.pushOutcome && r.mode !== 'none' && r.mode !== 'request').map(r => `${r.lane} ${r.mode}: ${r.pushOutcome}`))]
   if (outcomes.length) out.push(`Push outcome: ${outcomes.join('; ')}.`)
   const failures = rows.reduce((n, r) => n + r.failures, 0)
   if (failures) {
-    out.push(`${failures} failed ${experiment.kind === 'page' ? 'requests' : 'loads'} (${rows.filter(r => r.failures).map(r => `${seriesName(r)} at ${paramOf(r, experiment.sweep.param)}: ${r.failures}`).join(', ')});` +
+    out.push(`${failures} failed ${experiment.kind === 'page' ? 'requests' : 'loads'} (${rows.filter(r => r.failures).map(r => `${seriesName(r, multiNetwork(rows))} at ${paramOf(r, experiment.sweep.param)}: ${r.failures}`).join(', ')});` +
       ' a row with failures is left out of the ratios, chart and verdicts: failed requests end early, so its time is not the workload\'s.')
   }
   // Notes per swept value, the same note for several lanes said once.
@@ -164,10 +189,10 @@ function remarks (experiment, rows) {
   for (const r of rows.filter(r => r.note)) {
     const key = `${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}`
     const list = notes.get(key) || new Map()
-    list.set(r.note, [...(list.get(r.note) || []), seriesName(r)])
+    list.set(r.note, [...(list.get(r.note) || []), seriesName(r, multiNetwork(rows))])
     notes.set(key, list)
   }
-  const lanesOf = new Set(rows.map(seriesName)).size
+  const lanesOf = new Set(rows.map(r => seriesName(r, multiNetwork(rows)))).size
   for (const [key, list] of notes) {
     for (const [note, who] of list) out.push(`At ${key}${who.length < lanesOf ? ` (${who.join(', ')})` : ''}: ${note}.`)
   }
@@ -195,7 +220,7 @@ function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows) }
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows) }
   })
 }
 
@@ -210,6 +235,7 @@ function toMarkdown (report) {
     for (const v of s.verdicts) out.push(`- **${v.text}**: ${v.status}, ${v.detail}.`)
     for (const r of s.remarks) out.push(`- ${r}`)
     out.push('')
+    if (s.bounds) out.push('Against the physical lower bound of each workload on its network:', '', markdownTable(s.bounds), '')
   }
   return out.join('\n')
 }
@@ -217,14 +243,18 @@ function toMarkdown (report) {
 // `code` spans of the markdown lines, as HTML.
 const inline = s => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>')
 
+function htmlTable ({ head, body }) {
+  return `<table><thead><tr>${head.map(c => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${
+    body.map(cells => `<tr>${cells.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+}
+
 function toHtml (report) {
   const sections = render(report).map(s => {
-    const { head, body } = s.table
-    const table = `<table><thead><tr>${head.map(c => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${
-      body.map(cells => `<tr>${cells.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+    const table = htmlTable(s.table)
     const items = [...s.verdicts.map(v => `<li><strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`),
       ...s.remarks.map(r => `<li>${inline(r)}</li>`)]
-    return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul></section>`
+    const bounds = s.bounds ? `<p>Against the physical lower bound of each workload on its network:</p>${htmlTable(s.bounds)}` : ''
+    return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}</section>`
   })
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))

@@ -24,6 +24,8 @@ const ENVIRONMENT = {
   command: 'string'
 }
 
+const OPTIONAL_ENVIRONMENT = { networks: 'string[]' }
+
 const ROW = {
   experiment: 'string',
   cell: 'integer',
@@ -47,8 +49,12 @@ const ROW = {
   ratioToBaseline: 'number|null'
 }
 
-// Fields only some rows have: push rows.
+// Fields only some rows have: push rows; the network (rows of runs before
+// the packet-level link have none: they were all DevTools).
 const OPTIONAL = {
+  network: 'string',
+  link: 'string|null',
+  linkSpec: 'string|null',
   pushOutcome: 'string|null',
   assetMedian: 'number|null',
   pushed: 'integer'
@@ -99,7 +105,8 @@ function checkRow (row, where, errors) {
 function validateResults (json) {
   const errors = []
   if (json === null || typeof json !== 'object') return ['results.json: expected an object']
-  checkObject(json, { environment: ENVIRONMENT, results: 'array' }, 'results.json', errors)
+  checkObject(json, { environment: 'object', results: 'array' }, 'results.json', errors)
+  if (json.environment && typeof json.environment === 'object') checkObject(json.environment, ENVIRONMENT, 'results.json.environment', errors, OPTIONAL_ENVIRONMENT)
   if (!Array.isArray(json.results)) return errors
   json.results.forEach((row, i) => {
     const where = `results[${i}]`

@@ -13,6 +13,7 @@ const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
 const DEFAULT_REPEATS = 10 // as the source: every cell 10 times
 const DEFAULT_BUDGET = '2m'
+const NETWORKS = { devtools: ['devtools'], link: ['link'], both: ['devtools', 'link'] }
 
 const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
@@ -33,6 +34,11 @@ Options:
                     first repeat shows that the rest will not fit gets fewer repeats,
                     and the report says which and why
   --lanes <list>    lanes, comma-separated (default ${LANE_NAMES.join(',')})
+  --network <kind>  devtools (default): each preset as DevTools throttling (CDP, per
+                    request: no handshakes, slow start, queues or loss); link: the same
+                    preset as a packet-level link (h2bench-link; Linux, root or user
+                    namespaces), the browser and clients behind it; both: each cell on
+                    both, side by side in the report
   --out <dir>       where to write the results (default results/<timestamp>/)
   --json            also print results.json to stdout
   --smoke           tiny workloads, fast presets only where the slow ones add nothing:
@@ -62,6 +68,7 @@ function parseRunArgs (argv) {
         repeats: { type: 'string' },
         budget: { type: 'string', default: DEFAULT_BUDGET },
         lanes: { type: 'string', default: LANE_NAMES.join(',') },
+        network: { type: 'string', default: 'devtools' },
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
@@ -71,7 +78,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -88,6 +95,9 @@ function parseRunArgs (argv) {
   for (const name of lanes) {
     if (!LANE_NAMES.includes(name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANE_NAMES.join(', ')}`)
   }
+  if (!NETWORKS[values.network]) {
+    throw new UsageError(`--network must be devtools, link or both; got "${values.network}"`)
+  }
   const budgetMs = parseDuration(values.budget)
   if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
     throw new UsageError(`--budget must be a time up to 24 h, in seconds (90, 90s) or minutes (2m, 1.5min); got "${values.budget}"`)
@@ -98,6 +108,7 @@ function parseRunArgs (argv) {
     repeats: values.repeats === undefined ? (values.smoke ? 1 : DEFAULT_REPEATS) : intIn('repeats', values.repeats, 1, 100),
     budgetMs,
     lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
+    networks: NETWORKS[values.network],
     out: values.out || null,
     json: values.json,
     smoke: values.smoke

@@ -15,8 +15,9 @@ const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
-const { startLanes } = require('./start-lanes')
+const { startLanes, startLanesBehindLink } = require('./start-lanes')
 const { quietly, chromiumVersion, gitCommit } = require('./provenance')
+const { unavailableReason } = require('../link/namespace')
 
 const ROOT = path.join(__dirname, '..')
 const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell }
@@ -36,6 +37,7 @@ function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedA
     date: startedAt.toISOString(),
     durationSeconds: Math.round((finishedAt - startedAt) / 1000),
     lanes: opts.lanes,
+    networks: opts.networks,
     repeats: opts.repeats,
     budgetSeconds: opts.budgetMs / 1000,
     smoke: opts.smoke,
@@ -48,69 +50,111 @@ function lanesFor (experiment, opts) {
   return experiment.lanes ? opts.lanes.filter(n => experiment.lanes.includes(n)) : opts.lanes
 }
 
+// The lanes and the browser for one kind of network: on loopback with
+// DevTools throttling per cell, or behind a packet-level link whose preset
+// changes per cell (the browser inside the link's namespace).
+async function openNetwork (network, { opts, needsBrowser, log }) {
+  let running, tls, link = null
+  if (network === 'link') {
+    link = await startLanesBehindLink(opts.lanes)
+    running = link.running
+    tls = link.tls
+  } else {
+    ({ running, tls } = await startLanes(opts.lanes))
+  }
+  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null }
+  const close = async () => {
+    if (env.browser) await env.browser.close()
+    if (link) await link.close()
+    else await running.close()
+  }
+  try {
+    if (needsBrowser) {
+      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened })
+      env.browserName = chromiumVersion(env.browser.executablePath)
+      env.page = await env.browser.context.newPage()
+      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
+      await env.page.goto(`${running.page.url}/`)
+      await env.page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
+        .catch(() => { throw new Error(`the h2bench page at ${running.page.url}/ has no window.h2bench.run (is client/js/bench.js there?)`) })
+      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
+      env.cdp = await env.browser.context.newCDPSession(env.page)
+      await env.cdp.send('Network.enable')
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+  return { ...env, close }
+}
+
+// The networks an experiment runs on (push-link only makes sense behind a link).
+const networksOf = (experiment, opts) => opts.networks.filter(n => !experiment.networks || experiment.networks.includes(n))
+
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
   const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
   const needsBrowser = entries.some(e => e.experiment.kind !== 'push-protocol')
   if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (opts.networks.includes('link')) {
+    const why = unavailableReason()
+    if (why) throw new Error(`--network ${opts.networks.length > 1 ? 'both' : 'link'}: ${why}; --network devtools works without it`)
+  }
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
-  const { running, tls } = await startLanes(opts.lanes)
-  let browser = null
-  try {
-    let page = null
-    let cdp = null
-    let browserName = null
-    let userAgent = null
-    if (needsBrowser) {
-      browser = await launchBrowser({ spki: tls.spki })
-      browserName = chromiumVersion(browser.executablePath)
-      page = await browser.context.newPage()
-      page.on('pageerror', err => log(`  page error: ${err.message}`))
-      await page.goto(`${running.page.url}/`)
-      await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
-        .catch(() => { throw new Error(`the h2bench page at ${running.page.url}/ has no window.h2bench.run (is client/js/bench.js there?)`) })
-      userAgent = await page.evaluate(() => navigator.userAgent)
-      cdp = await browser.context.newCDPSession(page)
-      await cdp.send('Network.enable')
-    }
-    log(`${entries.length} cells, ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell; lanes ${running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
-    const estimates = entries.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
-    const results = []
-    const t0 = Date.now()
-    for (const [k, entry] of entries.entries()) {
-      const { experiment, cell } = entry
-      const elapsed = Date.now() - t0
-      const left = remainingMs({
-        doneEstimateMs: estimates.slice(0, k).reduce((a, b) => a + b, 0),
-        doneActualMs: elapsed,
-        leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
-      })
-      const what = Object.entries(cell).map(([key, v]) => `${key} ${v}`).join(', ')
-      log(`cell ${k + 1} of ${entries.length}: ${experiment.id} (${what}) · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
-      const wanted = lanesFor(experiment, opts)
-      if (!wanted.length) {
-        log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
-        continue
-      }
-      const laneInfo = running.lanes.filter(l => wanted.includes(l.name))
-      const rows = await RUNNERS[experiment.kind]({
-        page, cdp, context: browser && browser.context, entry, lanes: wanted, laneInfo,
-        repeats: opts.repeats, budgetMs: opts.budgetMs, log
-      })
-      for (const r of rows) {
-        const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
-        log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
-          `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`)
-      }
-      results.push(...rows)
-    }
-    const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
-    return { environment, results: withRatios(results), experiments }
-  } finally {
-    if (browser) await browser.close()
-    await running.close()
+  const planned = opts.networks.flatMap(network => entries.filter(e => networksOf(e.experiment, opts).includes(network)).map(e => ({ ...e, network })))
+  for (const e of entries) {
+    if (!networksOf(e.experiment, opts).length && e.index === 0) log(`${e.experiment.id}: skipped, it runs only with --network ${e.experiment.networks.join(' or ')}`)
   }
+  const estimates = planned.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
+  log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
+  const results = []
+  let browserName = null
+  let userAgent = null
+  const t0 = Date.now()
+  let k = 0
+  for (const network of opts.networks) {
+    const mine = planned.filter(e => e.network === network)
+    if (!mine.length) continue
+    const env = await openNetwork(network, { opts, needsBrowser: mine.some(e => e.experiment.kind !== 'push-protocol'), log })
+    browserName = browserName || env.browserName
+    userAgent = userAgent || env.userAgent
+    try {
+      log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
+      for (const entry of mine) {
+        const { experiment, cell } = entry
+        const elapsed = Date.now() - t0
+        const left = remainingMs({
+          doneEstimateMs: estimates.slice(0, k).reduce((a, b) => a + b, 0),
+          doneActualMs: elapsed,
+          leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
+        })
+        k++
+        const what = Object.entries(cell).map(([key, v]) => `${key} ${v}`).join(', ')
+        log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
+        const wanted = lanesFor(experiment, opts)
+        if (!wanted.length) {
+          log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
+          continue
+        }
+        const laneInfo = env.running.lanes.filter(l => wanted.includes(l.name))
+        const rows = await RUNNERS[experiment.kind]({
+          page: env.page, cdp: env.cdp, context: env.browser && env.browser.context, link: env.link, entry, lanes: wanted, laneInfo,
+          repeats: opts.repeats, budgetMs: opts.budgetMs, log
+        })
+        for (const r of rows) {
+          const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
+          log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
+            `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`)
+        }
+        results.push(...rows)
+      }
+    } finally {
+      await env.close()
+    }
+  }
+  const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
+  return { environment, results: withRatios(results), experiments }
 }
 
 // --from: the outputs of a finished run again, from its results.json (after

@@ -44,14 +44,14 @@ function laneEnv (running, control, spki) {
 // config: server/config.js's; its host and ports are replaced (the link's
 // address, any free port). startAll is passed in so the server's own start
 // code is the one used (server/start.js requires nothing of link/).
-async function startLinkSession ({ spec, config, tls, startAll, seed }) {
+async function startLinkSession ({ spec, config, tls, startAll, seed, lanes = LANES }) {
   const link = parseLinkSpec(spec)
   const opened = await openLink(forwarderCommands(link), { seed })
   const control = linkControl(opened, link)
   const ports = Object.fromEntries(LANES.map(l => [`${l.name}Port`, 0]))
   let running
   try {
-    running = await startAll({ ...config, ...ports, port: 0, host: opened.serverAddress }, tls, { link: control })
+    running = await startAll({ ...config, ...ports, port: 0, host: opened.serverAddress }, tls, { lanes, link: control })
   } catch (err) {
     await opened.close()
     throw err
@@ -60,6 +60,7 @@ async function startLinkSession ({ spec, config, tls, startAll, seed }) {
   return {
     opened,
     running,
+    tls,
     control,
     env: () => laneEnv(running, control, tls.spki),
     describe: () => describeLink(parseLinkSpec(control.current().text)),

@@ -8,9 +8,16 @@ const { parseSize } = require('../../server/payload')
 const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 
 describe('runner: experiments', () => {
-  it('are the source\'s five (count twice), the current presets, push in the browser and at the protocol level', () => {
+  it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link'])
+  })
+
+  it('push-link: the push table\'s presets, one 290 KB script, only through the link', () => {
+    const e = EXPERIMENTS.find(x => x.id === 'push-link')
+    assert.deepEqual(e.networks, ['link'])
+    assert.deepEqual(cellsOf('push-link').map(c => c.preset), ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi', 'No throttling'])
+    for (const c of cellsOf('push-link')) assert.deepEqual([c.assets, c.size, c.delay], [1, '290kb', 0])
   })
 
   it('delay: 0…40 ms, 100 × 0.1 MB, unthrottled', () => {

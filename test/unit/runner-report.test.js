@@ -106,7 +106,10 @@ describe('runner: report', () => {
     it('has a chart and a table per experiment, and every verdict', () => {
       for (const e of select(['all'])) assert.ok(html.includes(`<section id="${e.id}">`), e.id)
       assert.equal((html.match(/<svg /g) || []).length, select(['all']).length)
-      assert.equal((html.match(/<table>/g) || []).length, select(['all']).length)
+      // one results table each, and one against the physical bound for those with measured rows
+      const bounds = (html.match(/Against the physical lower bound/g) || []).length
+      assert.ok(bounds >= 1)
+      assert.equal((html.match(/<table>/g) || []).length, select(['all']).length + bounds)
       assert.ok(html.includes('<strong>HTTP/1.1 time grows with server delay while HTTP/2 stays flat (100 requests)</strong>: <span class="v">reproduced</span>'))
     })
 
