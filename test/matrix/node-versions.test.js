@@ -8,7 +8,7 @@ const { ensureNode, MAJORS } = require('../support/node-versions')
 const ROOT = path.join(__dirname, '..', '..')
 const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
 // The protocol suites, rerun under each other supported Node major.
-const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/e2e/torture.test.js']
+const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/e2e/torture.test.js', 'test/link/spec.test.js']
 
 function run (node, args) {
   return new Promise(resolve => {
