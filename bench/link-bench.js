@@ -46,6 +46,7 @@ Options:
   --paths <list>   paths to measure, comma-separated: ${PATHS.map(p => p.key).join(',')} (default all)
   --smoke          a quick run (~20 s): one short run of each, to check it works
   --json           print one JSON object instead of tables
+  --save <file>    also write that JSON object to <file>
   -h, --help       this help`
 
 function defaults () {
@@ -68,10 +69,11 @@ function parseOptions (argv) {
       paths: { type: 'string' },
       smoke: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      save: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false }
     }
   })
-  const opts = { ...defaults(), json: values.json, help: values.help, smoke: values.smoke }
+  const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke }
   if (values.smoke) Object.assign(opts, { duration: 0.6, warmup: 0.25, repeats: 1 })
   const number = (name, min, max, integer = false) => {
     if (values[name] === undefined) return
@@ -194,6 +196,7 @@ async function main () {
     summary,
     runs
   })
+  if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
   if (opts.json) {
     console.log(JSON.stringify(record, null, 2))
     return
