@@ -30,6 +30,100 @@
     return { rtt: c.rtt, downlink: c.downlink, effectiveType: c.effectiveType, saveData: c.saveData, source: 'navigator.connection' }
   }
 
+  // ---- the network the lanes are behind, as the page server says (GET /link.json)
+  // A packet-level link (link/session.js's record: { mode: 'packet', name,
+  // text, description, up, down }) or none: then only DevTools' request-level
+  // throttling can slow the lanes, and the page cannot see it. Read once at
+  // load and after each change made through setLink(); every result keeps the
+  // link its run started on.
+  const REQUEST_LEVEL = { mode: 'request-level', description: 'no packet-level link (DevTools throttling, if any, is not visible to the page)' }
+  let linkState = null // { active, link, why, presets, error }: the last answer; link is always a record
+  let linkLoading = null // the GET /link.json in flight
+  let linkChanging = null // the POST /link in flight
+
+  function copy (value) {
+    return value === null || value === undefined ? value : JSON.parse(JSON.stringify(value))
+  }
+
+  function linkStateOf (data, presets) {
+    return {
+      active: Boolean(data.active),
+      link: data.active ? data.link : REQUEST_LEVEL,
+      why: data.active ? null : (data.why || null),
+      presets: Array.isArray(data.presets) ? data.presets : (presets || []),
+      error: null
+    }
+  }
+
+  // → the page server's JSON answer; rejects with an Error carrying status,
+  // param and code (the server's InputError fields) on an error status.
+  function linkRequest (method, body) {
+    const init = { method: method, cache: 'no-store', headers: { Accept: 'application/json' } }
+    if (body !== undefined) {
+      init.headers['Content-Type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    const path = method === 'GET' ? '/link.json' : '/link'
+    return fetch(path, init).then(function (res) {
+      return res.json().catch(function () { return {} }).then(function (data) {
+        if (res.ok) return data
+        const err = new Error(data.error || method + ' ' + path + ': HTTP ' + res.status)
+        err.status = res.status
+        err.param = data.param || null
+        err.code = data.code || null
+        throw err
+      })
+    })
+  }
+
+  function setLinkState (state) {
+    linkState = state
+    emit('link', copy(state))
+    return state
+  }
+
+  // The current link state, once no change is in flight; read again only
+  // when the last read failed.
+  function loadLink () {
+    if (linkChanging) return linkChanging.then(loadLink, loadLink)
+    if (linkLoading) return linkLoading
+    if (linkState && !linkState.error) return Promise.resolve(linkState)
+    linkLoading = linkRequest('GET').then(linkStateOf, function (err) {
+      const why = 'GET /link.json failed: ' + err.message
+      return {
+        active: false,
+        link: { mode: 'unknown', description: 'unknown: the page server did not say which network the lanes are behind (' + why + ')' },
+        why: why,
+        presets: [],
+        error: why
+      }
+    }).then(function (state) {
+      linkLoading = null
+      return setLinkState(state)
+    })
+    return linkLoading
+  }
+
+  // Changes the packet-level link (POST /link) → Promise<link record>.
+  // Refused while a run is in progress: a result's link must be the one its
+  // batches ran on; a run asked for meanwhile starts once the change settled.
+  function setLink (spec) {
+    if (current) return Promise.reject(new Error('a run is in progress: change the link once it has finished'))
+    if (linkChanging) return Promise.reject(new Error('a link change is already in progress'))
+    linkChanging = (linkLoading || Promise.resolve()).then(function () {
+      return linkRequest('POST', { spec: spec })
+    }).then(function (data) {
+      linkChanging = null
+      return copy(setLinkState(linkStateOf(data, linkState ? linkState.presets : [])).link)
+    }, function (err) {
+      linkChanging = null
+      // Not a refusal (400, 409): the server may have changed part of it; read it again before the next run.
+      if (!(err.status >= 400 && err.status < 500) && linkState) linkState = Object.assign({}, linkState, { error: err.message })
+      throw err
+    })
+    return linkChanging
+  }
+
   function token () {
     return Math.random().toString(36).slice(2, 6).padEnd(4, '0')
   }
@@ -234,6 +328,8 @@
   }
 
   async function measure (ctl, opts, onProgress) {
+    // The link as this run starts (a change in flight settles first).
+    const link = copy((await loadLink()).link)
     const started = new Date()
     const result = {
       id: started.toISOString() + '-' + token(),
@@ -242,6 +338,7 @@
       state: 'running',
       options: { requests: opts.requests, size: opts.size, delay: opts.delay, repeats: opts.repeats, lanes: opts.lanes, cold: opts.cold },
       network: network(),
+      link: link,
       userAgent: navigator.userAgent,
       lanes: opts.lanes.map(function (name) {
         const l = lanes.find(function (x) { return x.name === name })
@@ -346,6 +443,10 @@
     limits: Object.assign({}, limits, { maxInFlightBytes: checks.BROWSER.maxInFlightBytes, browserStreams: checks.BROWSER.streams }),
     maxInFlight: MAX_IN_FLIGHT,
     spki: config.spki,
-    stats: stats
+    stats: stats,
+    // The network the lanes are behind: → Promise<{ active, link, why, presets }>.
+    link: function () { return loadLink().then(copy) },
+    setLink: setLink
   }
+  loadLink()
 }())

@@ -47,6 +47,26 @@
     return parts.filter(Boolean).join(', ')
   }
 
+  // A result's link (client/js/bench.js) in a few words: the preset's name,
+  // "custom: <spec>" for anything else typed (a preset with overrides too),
+  // "none (request-level)" without a packet-level link.
+  function link (l) {
+    if (!l) return 'not recorded'
+    if (l.mode === 'request-level') return 'none (request-level)'
+    if (l.mode !== 'packet') return 'unknown'
+    if (l.name && String(l.text).indexOf(',') < 0) return l.name
+    return 'custom: ' + l.text
+  }
+
+  // The same with its numbers, for a result's header line.
+  function linkLine (l) {
+    if (!l) return 'link not recorded'
+    if (l.mode === 'request-level') return 'no packet-level link (request-level only)'
+    if (l.mode !== 'packet') return l.description || 'link unknown'
+    // A preset's description starts with its name (and any overrides).
+    return 'packet-level link ' + (l.name ? '' : l.text + ': ') + l.description
+  }
+
   // Local time as 2026-11-22 13:41:05: sorts and reads the same everywhere.
   function time (iso) {
     const d = new Date(iso)
@@ -56,5 +76,5 @@
       two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds())
   }
 
-  ui.format = { ms: ms, bytes: bytes, percent: percent, times: times, workload: workload, network: network, time: time, missing: missing }
+  ui.format = { ms: ms, bytes: bytes, percent: percent, times: times, workload: workload, network: network, link: link, linkLine: linkLine, time: time, missing: missing }
 }())

@@ -9,7 +9,7 @@
   const KEY = 'h2bench.history.v1'
   const MAX_ROWS = 2000
   const COLUMNS = ['time', 'runId', 'lane', 'label', 'requests', 'size', 'delay', 'repeats', 'cold',
-    'effectiveType', 'rtt', 'downlink', 'saveData', 'networkSource', 'median', 'q1', 'q3', 'min', 'max', 'mean', 'stdev', 'spread',
+    'effectiveType', 'rtt', 'downlink', 'saveData', 'networkSource', 'link', 'linkMode', 'linkSpec', 'linkDescription', 'median', 'q1', 'q3', 'min', 'max', 'mean', 'stdev', 'spread',
     'n', 'failures', 'protocol', 'expectedProtocol', 'protocolOk', 'state', 'runState']
 
   function num (v) {
@@ -19,6 +19,7 @@
   function rowsOf (result) {
     const o = result.options
     const n = result.network || {}
+    const link = result.link || null
     return result.lanes.map(function (l) {
       const s = l.summary || {}
       return {
@@ -36,6 +37,11 @@
         downlink: num(n.downlink),
         saveData: n.saveData === undefined ? null : n.saveData,
         networkSource: n.source || null,
+        // The network the run was measured on (bench.js's result.link).
+        link: f.link(link),
+        linkMode: link ? link.mode : null,
+        linkSpec: link && link.mode === 'packet' ? link.text : null,
+        linkDescription: link ? link.description : null,
         median: num(s.median),
         q1: num(s.q1),
         q3: num(s.q3),
@@ -102,7 +108,8 @@
     return JSON.stringify({
       generator: 'h2bench',
       exportedAt: new Date().toISOString(),
-      note: 'network: the browser\'s own estimate (navigator.connection); times in ms; size in bytes; spread = IQR / median',
+      note: 'link: the packet-level link the run was measured on (its preset name, or custom: <spec>), or none (request-level: DevTools throttling, if any, is not visible to the page); ' +
+        'network: the browser\'s own estimate (navigator.connection); times in ms; size in bytes; spread = IQR / median',
       rows: rows
     }, null, 2)
   }
@@ -135,7 +142,7 @@
     if (rows.length === 0) {
       const tr = document.createElement('tr')
       const td = cell(tr, 'No runs yet. Finished runs are kept here, in this browser, across reloads.', 'muted')
-      td.colSpan = 8
+      td.colSpan = 9
       body.appendChild(tr)
     }
     rows.slice().reverse().forEach(function (r) {
@@ -144,6 +151,7 @@
       cell(tr, f.time(r.time))
       cell(tr, r.label || r.lane)
       cell(tr, f.workload(r))
+      cell(tr, r.link || 'not recorded', 'link', r.linkDescription || '')
       cell(tr, r.networkSource ? f.network({ effectiveType: r.effectiveType, rtt: r.rtt, downlink: r.downlink, saveData: r.saveData }) : 'not reported')
       cell(tr, f.ms(r.median), 'num', 'quartiles ' + f.ms(r.q1) + '–' + f.ms(r.q3) + ', min ' + f.ms(r.min) + ', max ' + f.ms(r.max) + ', n ' + r.n)
       cell(tr, f.percent(r.spread), 'num')

@@ -120,7 +120,7 @@
     el.innerHTML = ''
     const head = document.createElement('p')
     head.className = 'run-line'
-    head.textContent = f.workload(result.options) + ' · network: ' + f.network(result.network) +
+    head.textContent = f.workload(result.options) + ' · ' + f.linkLine(result.link) + ' · network: ' + f.network(result.network) +
       (result.network ? ' (browser’s estimate)' : '') + ' · ' + result.state
     el.appendChild(head)
     if (result.comparisons.length === 0) {
