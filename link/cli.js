@@ -121,9 +121,13 @@ async function main (argv) {
   process.on('SIGINT', () => {})
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGHUP', () => stop('SIGHUP'))
-  const code = await runCommand(session, options.command)
-  const stats = await session.control.stats()
-  await session.close()
+  let code, stats
+  try {
+    code = await runCommand(session, options.command)
+    stats = await session.control.stats()
+  } finally {
+    await session.close()
+  }
   if (options.json) console.log(JSON.stringify({ link: session.control.current(), exitCode: code, counters: stats }))
   else console.log(formatStats(stats))
   return code

@@ -67,7 +67,7 @@ async function ip (args, { ns } = {}) {
 
 // A process that holds the client namespace open until its stdin closes.
 function startHolder () {
-  const child = spawn('unshare', ['--net', '--', 'sh', '-c', 'read _ignored || true'], { stdio: ['pipe', 'ignore', 'pipe'] })
+  const child = spawn('unshare', ['--net', '--', 'sh', '-c', 'read _ignored || true'], { stdio: ['pipe', 'ignore', 'pipe'], detached: true })
   return new Promise((resolve, reject) => {
     let stderr = ''
     child.stderr.on('data', d => { stderr += d })

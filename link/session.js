@@ -20,7 +20,7 @@ function linkControl (opened, first) {
   return {
     current: () => linkRecord(current),
     async change (text) {
-      const next = parseLinkSpec(text) // LinkSpecError: a 400
+      const next = parseLinkSpec(text, { traces: false }) // LinkSpecError: a 400
       await opened.configure(forwarderCommands(next))
       current = next
       return linkRecord(next)

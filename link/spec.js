@@ -147,7 +147,7 @@ function parseTrace (key, raw, cwd) {
     const line = lines[i].trim()
     if (line === '') continue
     if (!/^\d+$/.test(line) || !Number.isSafeInteger(Number(line))) {
-      fail(key, `trace ${name} line ${i + 1}: ${JSON.stringify(line)} is not an integer; each line is a delivery time in whole milliseconds ≥ 0`)
+      fail(key, `trace ${name} line ${i + 1} is not an integer; each line is a delivery time in whole milliseconds ≥ 0`)
     }
     const ms = Number(line)
     if (last !== null && ms < last) {
@@ -290,7 +290,9 @@ function resolveDirection (layers, dir) {
   return out
 }
 
-function parseLinkSpec (text, { cwd = process.cwd() } = {}) {
+// `traces: false` for specs from the page (POST /link): a trace is a file on
+// the server, named on the command line only, never read for a web client.
+function parseLinkSpec (text, { cwd = process.cwd(), traces = true } = {}) {
   if (typeof text !== 'string') fail(null, `a link spec must be a string, got ${typeof text}`)
   const trimmed = text.trim()
   const presets = `presets: ${LINK_PRESETS.map(p => p.slug).join(', ')}`
@@ -304,6 +306,10 @@ function parseLinkSpec (text, { cwd = process.cwd() } = {}) {
     if (!preset && KNOWN_KEYS.includes(parts[0].toLowerCase())) fail(parts[0], `"${parts[0]}" is a key without a value; write ${parts[0]}=VALUE`)
     if (!preset) fail('preset', `unknown preset "${parts[0]}"; ${presets}; or give KEY=VALUE items`)
     parts.shift()
+  }
+  if (!traces) {
+    const traced = parts.find(item => /^trace(\.(up|down))?\s*=/i.test(item))
+    if (traced) fail(traced.split('=')[0].trim(), 'a trace file can only be given on the command line (h2bench-link, --link), not from the page')
   }
   const layers = [layer(parts.map(item => parseItem(item, cwd, null)))]
   if (preset) {

@@ -6,6 +6,7 @@ const { LANES } = require('./lanes')
 const { createApp } = require('./app')
 const { createPageApp } = require('./page')
 const { payloadBlock } = require('./payload')
+const { unavailableReason } = require('../link/namespace')
 
 class PortError extends Error {}
 
@@ -78,7 +79,7 @@ async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
       laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, url: `https://${urlHost(config.host)}:${port}`, port, server, app })
     }
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, spki: tls.spki, link }))
+    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason() }))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
     const pagePort = await listen(pageServer, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
     return { page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer }, lanes: laneInfo, close: closeAll }

@@ -61,7 +61,9 @@ function startForwarder ({ clientTun, serverTun, seed }) {
   const bin = ensureForwarder()
   const args = [clientTun, serverTun]
   if (seed !== undefined) args.push(String(seed))
-  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  // A process group of its own: a terminal's Ctrl-C goes to the command
+  // behind the link, not to the link (which ends when its stdin closes).
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
   const lines = readline.createInterface({ input: child.stdout })
   return new Promise((resolve, reject) => {
     let stderr = ''

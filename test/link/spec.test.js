@@ -369,8 +369,8 @@ describe('mahimahi traces', () => {
 
   it('bad files: not an integer, decreasing, empty, last timestamp 0, unreadable', () => {
     const bad = traceFile('bad.trace', '1\n2\n\n3.5\n')
-    rejects(`trace=${bad}`, 'trace', /bad\.trace line 4: "3\.5" is not an integer/)
-    rejects(`trace=${traceFile('neg.trace', '1\n-2\n')}`, 'trace', /line 2: "-2" is not an integer/)
+    rejects(`trace=${bad}`, 'trace', /bad\.trace line 4 is not an integer/)
+    rejects(`trace=${traceFile('neg.trace', '1\n-2\n')}`, 'trace', /line 2 is not an integer/)
     rejects(`trace=${traceFile('word.trace', 'abc\n')}`, 'trace', /line 1/)
     rejects(`trace.up=${traceFile('down.trace', '1\n5\n\n4\n')}`, 'trace.up', /down\.trace line 4: 4 is less than 5 on line 2; timestamps must not decrease/)
     rejects(`trace=${traceFile('empty.trace', '\n\n')}`, 'trace', /empty\.trace is empty/)

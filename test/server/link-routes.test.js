@@ -16,7 +16,7 @@ function fakeControl (first = 'rtt=40ms') {
     changes,
     current: () => record(current),
     async change (text) {
-      const next = parseLinkSpec(text) // LinkSpecError (an InputError): a 400
+      const next = parseLinkSpec(text, { traces: false }) // as link/session.js's linkControl: LinkSpecError (an InputError) is a 400
       changes.push(text)
       current = next
       return record(next)
@@ -100,7 +100,8 @@ describe('page server /link routes', () => {
       ['an unknown preset', 'Regular 5G', 'preset', /unknown preset "Regular 5G"; presets: gprs, .*regular-3g/],
       ['jitter above the delay', 'rtt=10ms,jitter=20ms', 'jitter', /jitter 20 ms is above the up delay of 5 ms/],
       ['an empty item', 'rtt=40ms,,loss=1%', null, /empty item 2/],
-      ['a missing trace file', 'trace=/nonexistent/h2bench.trace', 'trace', /cannot read trace \/nonexistent\/h2bench\.trace: no such file/]
+      ['a trace file (files on the server are named on its command line only)', 'trace=/etc/shadow', 'trace', /trace: a trace file can only be given on the command line/],
+      ['a trace file for one direction', 'Regular 3G,trace.down=/etc/passwd', 'trace.down', /trace\.down: a trace file can only be given on the command line/]
     ]
     for (const [what, spec, param, message] of bad) {
       it(`POST /link with ${what}: 400 naming ${param || 'the item'}, the link unchanged`, async () => {
@@ -221,5 +222,19 @@ describe('page server /link routes', () => {
       const get = await request(app).get('/link')
       assertErrorBody(get, 404)
     })
+  })
+})
+
+// The control the real page server uses (link/session.js): what the page may
+// not do, it refuses before the forwarder hears of it.
+describe('link control of a running link', () => {
+  const { linkControl } = require('../../link/session')
+  it('never reads a file for the page: a trace spec is refused, the file untouched', async () => {
+    const sent = []
+    const control = linkControl({ configure: async lines => { sent.push(...lines) } }, parseLinkSpec('none'))
+    await assert.rejects(control.change('trace=/etc/shadow'), err => err.status === 400 && err.param === 'trace' && !/root/.test(err.message))
+    assert.deepEqual(sent, [])
+    assert.equal((await control.change('rtt=20ms')).text, 'rtt=20ms')
+    assert.equal(sent.length, 2)
   })
 })
