@@ -139,6 +139,33 @@ describe('h2bench-link (the command)', function () {
     assert.match(host(a), /^198\.1[89]\./)
   })
 
+  it('without root: reruns itself in a user namespace, where it is root, and works the same', async function () {
+    if (process.getuid() !== 0) this.skip() // we are the unprivileged user already: the other tests cover it
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-link-nobody-'))
+    fs.chmodSync(dir, 0o777)
+    try {
+      const r = await new Promise(resolve => {
+        const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, '--json', 'rtt=20ms', '--',
+          process.execPath, '-e', CLIENT], { env: { ...process.env, HOME: dir, H2BENCH_CERTS_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+        let stdout = ''
+        let stderr = ''
+        child.stdout.on('data', d => { stdout += d })
+        child.stderr.on('data', d => { stderr += d })
+        child.once('exit', code => resolve({ code, stdout, stderr }))
+      })
+      if (/user namespace|Operation not permitted|unshare failed/i.test(r.stderr) && r.code !== 0) {
+        process.stdout.write(`      (this machine forbids unprivileged user namespaces: ${r.stderr.trim().split('\n').pop()})\n`)
+        this.skip()
+      }
+      assert.equal(r.code, 0, r.stderr)
+      const client = JSON.parse(r.stdout.trim().split('\n')[0])
+      assert.equal(client.h2n.status, 200)
+      assert.ok(client.h2n.ms >= 40, `${client.h2n.ms} ms`) // connect, TLS and the request: ≥ 2 RTTs of 20 ms
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('Ctrl-C: the command ends and everything the link made is gone', async () => {
     const r = await run(['rtt=10ms', '--', 'sleep', '30'], { env: env(), signalAfter: { when: /H2BENCH_PAGE_URL=/, signal: 'SIGINT' } })
     assert.notEqual(r.code, 0)
