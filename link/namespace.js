@@ -94,6 +94,18 @@ function startHolder () {
   })
 }
 
+// spawn() for the namespace of process `pid`: the child is tracked in
+// `children` (killed when the link closes) and dies with this process
+// (parent-death signal).
+function spawnerFor (pid, children) {
+  return (cmd, args = [], options = {}) => {
+    const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'nsenter', `--net=/proc/${pid}/ns/net`, '--', cmd, ...args], options)
+    children.add(child)
+    child.once('exit', () => children.delete(child))
+    return child
+  }
+}
+
 // Opens a link: `commands` are the forwarder's `set` lines (link/spec.js
 // forwarderCommands). Resolves { index, serverAddress, clientAddress, pid,
 // forwarder, nsenterPrefix, spawnInside, configure, stats, close }.
@@ -136,14 +148,7 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
     await ip(['addr', 'add', `${clientAddress}/32`, 'peer', serverAddress, 'dev', clientTun], { ns: pid })
     await ip(['link', 'set', clientTun, 'txqueuelen', '10000', 'up'], { ns: pid })
     const nsenterPrefix = ['nsenter', `--net=/proc/${pid}/ns/net`, '--']
-    // Runs a command in the client namespace; it is killed when the link closes
-    // and, through the parent-death signal, when this process dies.
-    const spawnInside = (cmd, args = [], options = {}) => {
-      const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', ...nsenterPrefix, cmd, ...args], options)
-      children.add(child)
-      child.once('exit', () => children.delete(child))
-      return child
-    }
+    const spawnInside = spawnerFor(pid, children)
     return {
       index,
       clientTun,
@@ -164,4 +169,4 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   }
 }
 
-module.exports = { openLink, addressOf, unavailableReason, LinkUnavailableError, INDEXES }
+module.exports = { openLink, addressOf, unavailableReason, startHolder, spawnerFor, LinkUnavailableError, INDEXES }

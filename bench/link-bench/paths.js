@@ -14,12 +14,11 @@
 // reads a pipe from us, the TUN devices as long as their forwarder (which
 // reads one too), and the veth pair is made with its far end already in the
 // namespace, so it goes with it.
-const fs = require('node:fs')
 const path = require('node:path')
 const readline = require('node:readline')
 const { spawn, execFile } = require('node:child_process')
 const { promisify } = require('node:util')
-const { openLink, addressOf, INDEXES } = require('../../link/namespace')
+const { openLink, addressOf, startHolder, spawnerFor, INDEXES } = require('../../link/namespace')
 const { parseLinkSpec, forwarderCommands } = require('../../link/spec')
 
 const run = promisify(execFile)
@@ -44,35 +43,6 @@ async function sysctlIn (ns, setting) {
   await (ns ? run('nsenter', [`--net=/proc/${ns}/ns/net`, '--', ...args]) : run(args[0], args.slice(1))).catch(() => {})
 }
 
-// A process holding a fresh network namespace until its stdin closes (as in
-// link/namespace.js, which does not export it).
-function startHolder () {
-  const child = spawn('unshare', ['--net', '--', 'sh', '-c', 'read _ignored || true'], { stdio: ['pipe', 'ignore', 'pipe'] })
-  return new Promise((resolve, reject) => {
-    let stderr = ''
-    child.stderr.on('data', d => { stderr += d })
-    child.once('error', reject)
-    child.once('exit', code => reject(new Error(`unshare --net failed (code ${code}): ${stderr.trim()}`)))
-    const started = Date.now()
-    const check = () => {
-      let same = false
-      try {
-        same = fs.readlinkSync(`/proc/${child.pid}/ns/net`) === fs.readlinkSync('/proc/self/ns/net')
-      } catch { /* not started yet */ }
-      if (!same) {
-        child.removeAllListeners('exit')
-        resolve(child)
-      } else if (Date.now() - started > 5000) {
-        child.kill('SIGKILL')
-        reject(new Error('unshare --net did not create a namespace within 5 s'))
-      } else {
-        setTimeout(check, 5)
-      }
-    }
-    check()
-  })
-}
-
 // The sender's TCP congestion control, the same on every path. Not the
 // machine's default, which may be BBR: its pacing of one-segment packets (no
 // GSO on these devices), with the reordering a veth pair sees when the sender
@@ -87,16 +57,6 @@ async function setCongestionControl (pid) {
   return stdout.trim()
 }
 
-// spawnInside for the namespace of `pid`, as openLink's: killed on close and,
-// through the parent-death signal, when we die.
-function spawner (pid, children) {
-  return (cmd, args = [], options = {}) => {
-    const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'nsenter', `--net=/proc/${pid}/ns/net`, '--', cmd, ...args], options)
-    children.add(child)
-    child.once('exit', () => children.delete(child))
-    return child
-  }
-}
 
 function killAll (children) {
   for (const child of children) if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL')
@@ -157,7 +117,7 @@ async function openVeth () {
     l2HeaderBytes: 14, // its counters count Ethernet frames
     congestionControl,
     forwarderPid: null,
-    spawnInside: spawner(pid, children),
+    spawnInside: spawnerFor(pid, children),
     setDelay: async ms => 0, // no emulation: the configured delay is 0
     reset: async () => {},
     stats: async () => null,
@@ -294,7 +254,7 @@ async function openPython () {
       serverDev: serverTun,
       congestionControl,
       forwarderPid: forwarder.child.pid,
-      spawnInside: spawner(pid, children),
+      spawnInside: spawnerFor(pid, children),
       setDelay: configure,
       reset: () => forwarder.command('reset'),
       stats: async () => JSON.parse(await forwarder.command('stats')),
