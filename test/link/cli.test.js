@@ -4,7 +4,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, execFileSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { unavailableReason } = require('../../link/namespace')
 
 const CLI = path.join(__dirname, '..', '..', 'link', 'cli.js')
@@ -164,6 +164,34 @@ describe('h2bench-link (the command)', function () {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('npm start -- --link: the page server and lanes behind the link, reachable from its namespace only; a bad spec refused', async () => {
+    const ENTRY = path.join(__dirname, '..', '..', 'server', 'index.js')
+    const bad = spawnSync(process.execPath, [ENTRY, '--link', 'rtt=20ms,dup=-1%', '--certs-dir', certsDir], { encoding: 'utf8' })
+    assert.equal(bad.status, 1)
+    assert.match(bad.stderr, /^h2bench: dup: /m)
+    const child = spawn(process.execPath, [ENTRY, '--link', 'rtt=30ms', '--certs-dir', certsDir], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    await new Promise((resolve, reject) => {
+      child.stdout.on('data', d => { out += d; if (/certificate SPKI/.test(out) && /nsenter --net=\S+ -- /.test(out)) resolve() })
+      child.once('exit', code => reject(new Error(`exited ${code}: ${out}`)))
+    })
+    try {
+      assert.match(out, /^Packet-level link: .*30 ms RTT/m)
+      const page = /h2bench page\s+(http:\/\/198\.1[89]\.[\d.]+:\d+)\//.exec(out)[1]
+      const nsenter = /(nsenter --net=\S+ --) /.exec(out)[1].split(' ')
+      const inside = spawnSync(nsenter[0], [...nsenter.slice(1), process.execPath, '-e',
+        `const t0 = Date.now(); require('node:http').get('${page}/link.json', res => { let b = ''; res.on('data', d => { b += d }); res.on('end', () => console.log(JSON.stringify({ ms: Date.now() - t0, body: JSON.parse(b) }))) })`], { encoding: 'utf8' })
+      const { ms, body } = JSON.parse(inside.stdout)
+      assert.equal(body.active, true)
+      assert.equal(body.link.text, 'rtt=30ms')
+      assert.ok(ms >= 60, `${ms} ms: connect + request are two round trips of 30 ms`)
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise(resolve => child.once('exit', resolve))
+    }
+    assert.deepEqual(linkDevices(), [])
   })
 
   it('Ctrl-C: the command ends and everything the link made is gone', async () => {
