@@ -1,0 +1,500 @@
+'use strict'
+
+// The packet-level link measured from outside: real TUN devices, the real
+// forwarder (link/forwarder/forwarder.c), a real client network namespace.
+// Every emulated property is checked by an observer that does not trust the
+// forwarder: probes of our own (test/support/link-probe.js: TCP connects, bulk
+// transfers, numbered and timestamped UDP datagrams) and the kernel's counters
+// (/proc/PID/net/snmp and /proc/PID/net/dev, PID being a process in the
+// namespace to read). The forwarder's own stats are checked against them.
+// Randomness uses a fixed seed, but the asserts are statistical bounds.
+
+const assert = require('node:assert/strict')
+const { execFileSync, spawn } = require('node:child_process')
+const fs = require('node:fs')
+const net = require('node:net')
+const os = require('node:os')
+const path = require('node:path')
+const { openLink, unavailableReason } = require('../../link/namespace')
+const { parseLinkSpec, forwarderCommands } = require('../../link/spec')
+const probe = require('../support/link-probe')
+
+const { udpSend, udpSink, startInside, runInside, readSnmp, readDev, percentile, median, processGone, waitFor, sleep } = probe
+
+const SEED = 1
+const SIGMAS = 4.5
+
+// Each link of this run gets addresses of its own: a link's address pair is
+// reused by the next link with the same index, and a socket of an earlier test
+// still retransmitting to its old peer (a FIN whose ACK was in flight at
+// close()) would then put packets into a later test's counters.
+let opened = 0
+const open = spec => openLink(forwarderCommands(parseLinkSpec(spec)), { seed: SEED, start: process.pid * 7919 + 613 * ++opened })
+
+async function withLink (spec, fn) {
+  const link = await open(spec)
+  try {
+    return await fn(link)
+  } finally {
+    await link.close()
+  }
+}
+
+// Prints a measured number under the test's title.
+const note = text => console.log(`      · ${text}`)
+
+function listen (server, host) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, host, () => resolve(server.address().port))
+  })
+}
+
+const closeServer = server => new Promise(resolve => server.close(() => resolve()))
+
+// k successes of n trials at probability p, within ±4.5 σ of n·p.
+function assertBinomial (k, n, p, what) {
+  const sd = Math.sqrt(n * p * (1 - p))
+  const lo = n * p - SIGMAS * sd
+  const hi = n * p + SIGMAS * sd
+  note(`${what}: ${k} of ${n} = ${(100 * k / n).toFixed(2)} % (configured ${100 * p} %, bounds ${lo.toFixed(0)}…${hi.toFixed(0)})`)
+  assert.ok(k >= lo && k <= hi, `${what}: ${k} of ${n} (${(100 * k / n).toFixed(2)} %) is outside ${100 * p} % ± ${SIGMAS} σ = [${lo.toFixed(1)}, ${hi.toFixed(1)}]`)
+}
+
+function ipLinkNames () {
+  return execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' }).split('\n').map(l => l.split(/\s+/)[0].replace(/@.*$/, '')).filter(Boolean)
+}
+
+// A UDP flow of `count` numbered datagrams through the link, down (root →
+// client namespace) or up. Resolves the sink's report and what was sent.
+async function udpFlow (link, dir, { count, size = 200, burst = 1, intervalMs = 1, settleMs = 300 }) {
+  const params = { count, size, burst, intervalMs }
+  if (dir === 'down') {
+    const sink = startInside(link, 'udp-sink', {})
+    try {
+      const { port } = await sink.message()
+      const { sent } = await udpSend({ host: link.clientAddress, port, ...params })
+      await sleep(settleMs)
+      sink.send('report')
+      return { sent, ...(await sink.message()) }
+    } finally {
+      sink.kill()
+    }
+  }
+  const sink = await udpSink({ address: link.serverAddress })
+  try {
+    const { sent } = await runInside(link, 'udp-send', { host: link.serverAddress, port: sink.port, ...params })
+    await sleep(settleMs)
+    return { sent, ...sink.report() }
+  } finally {
+    await sink.close()
+  }
+}
+
+// Steady-state bulk TCP throughput over the link at IP level, in bit/s:
+// `dir` down is a server here writing to a client in the namespace, up the
+// reverse. Measured from `warmupMs` after the connection (slow start is over)
+// for `windowMs`, by the receiving TUN device's rx bytes (the kernel's count of
+// what the forwarder delivered) and by the forwarder's out_bytes.
+//
+// Why IP level: the rate limits IP packets, headers included. A full segment
+// is 1500 bytes of IP for 1448 of TCP payload (20 IP + 20 TCP + 12 timestamp
+// option bytes), so the payload rate is only ~96.5 % of the link's rate
+// (less with ACKs or retransmissions); bytes at the device are what the link
+// actually carried, and must be the configured rate when the queue never runs dry.
+async function bulkThroughput (link, dir, { warmupMs = 1000, windowMs = 3000 } = {}) {
+  let writer = null
+  let closed = null
+  const server = net.createServer(socket => {
+    closed = new Promise(resolve => socket.once('close', resolve))
+    if (dir === 'down') writer = probe.bulkWriter(socket)
+    else socket.resume()
+  })
+  const port = await listen(server, link.serverAddress)
+  const agent = startInside(link, dir === 'down' ? 'tcp-receive' : 'tcp-send', { host: link.serverAddress, port })
+  try {
+    const connected = await agent.message()
+    assert.ok(connected.connected, JSON.stringify(connected))
+    const t0 = process.hrtime.bigint()
+    const sample = async () => {
+      const t = process.hrtime.bigint()
+      const device = dir === 'down' ? readDev(link.pid, link.clientTun) : readDev(process.pid, link.serverTun)
+      const stats = await link.stats()
+      const tStats = process.hrtime.bigint()
+      return { t, rx: device.rxBytes, tf: (t + tStats) / 2n, out: stats[dir].out_bytes, stats: stats[dir] }
+    }
+    const until = async offsetMs => sleep(Math.max(0, offsetMs - Number(process.hrtime.bigint() - t0) / 1e6))
+    await until(warmupMs)
+    const a = await sample()
+    await until(warmupMs + windowMs)
+    const b = await sample()
+    const devBps = (b.rx - a.rx) * 8 / (Number(b.t - a.t) / 1e9)
+    const fwdBps = (b.out - a.out) * 8 / (Number(b.tf - a.tf) / 1e9)
+    if (dir === 'down') writer.stop()
+    else agent.send('stop')
+    const done = await agent.message()
+    // Both ends closed before the link goes (see `open`).
+    await Promise.race([closed, sleep(5000)])
+    return { devBps, fwdBps, stats: b.stats, done }
+  } finally {
+    agent.kill()
+    server.close()
+  }
+}
+
+function assertRate (measured, configured, what) {
+  const ratio = measured / configured
+  note(`${what}: ${(measured / 1e6).toFixed(3)} Mbit/s = ${(100 * ratio).toFixed(2)} % of ${(configured / 1e6).toFixed(3)} Mbit/s`)
+  assert.ok(ratio >= 0.90 && ratio <= 1.005, `${what}: ${(measured / 1e6).toFixed(3)} Mbit/s is ${(100 * ratio).toFixed(2)} % of the configured ${(configured / 1e6).toFixed(3)} Mbit/s; expected 90…100.5 %`)
+}
+
+describe('packet-level link emulation (real forwarder, TUN devices and namespace)', function () {
+  this.timeout(30000)
+
+  before(function () {
+    const why = unavailableReason()
+    if (why) {
+      console.log(`      skipped: ${why}`)
+      this.skip()
+    }
+  })
+
+  describe('delay', () => {
+    for (const { spec, rtt, up, down } of [
+      { spec: 'rtt=10ms', rtt: 10 },
+      { spec: 'rtt=60ms', rtt: 60 },
+      { spec: 'delay.up=5ms,delay.down=45ms', rtt: 50, up: 5, down: 45 }
+    ]) {
+      it(`a TCP connect from the namespace takes one RTT (${spec})`, async () => {
+        await withLink(spec, async link => {
+          const server = net.createServer(socket => socket.destroy())
+          const port = await listen(server, link.serverAddress)
+          try {
+            const { times } = await runInside(link, 'connect', { host: link.serverAddress, port, count: 5 })
+            const m = median(times)
+            const tolerance = Math.max(1, 0.05 * rtt)
+            note(`connect ${m.toFixed(2)} ms (median of ${times.map(t => t.toFixed(2)).join(', ')}) for RTT ${rtt} ms`)
+            assert.ok(Math.abs(m - rtt) <= tolerance, `median connect time ${m.toFixed(2)} ms; expected ${rtt} ± ${tolerance} ms`)
+          } finally {
+            await closeServer(server)
+          }
+          if (up === undefined) return
+          // Asymmetric: each one-way delay on its own, with timestamped datagrams.
+          for (const [dir, expected] of [['up', up], ['down', down]]) {
+            const flow = await udpFlow(link, dir, { count: 20, intervalMs: 5, settleMs: 100 })
+            assert.equal(flow.seqs.length, 20)
+            const m = median(flow.delays)
+            note(`one-way ${dir} ${m.toFixed(2)} ms (min ${Math.min(...flow.delays).toFixed(2)}) for delay.${dir}=${expected}ms`)
+            assert.ok(Math.min(...flow.delays) >= expected, `a datagram went ${dir} in ${Math.min(...flow.delays)} ms, under the ${expected} ms delay`)
+            assert.ok(m <= expected + 1, `median one-way ${dir} delay ${m.toFixed(2)} ms; expected ${expected} ms (+1 ms)`)
+          }
+        })
+      })
+    }
+  })
+
+  describe('rate', () => {
+    it('bulk TCP runs at 90…100.5 % of the rate at IP level, both ways (down=20mbit,up=8mbit,rtt=20ms)', async () => {
+      await withLink('down=20mbit,up=8mbit,rtt=20ms', async link => {
+        for (const [dir, rate] of [['down', 20e6], ['up', 8e6]]) {
+          const { devBps, fwdBps, stats } = await bulkThroughput(link, dir)
+          assertRate(devBps, rate, `${dir}: TUN rx (kernel)`)
+          assertRate(fwdBps, rate, `${dir}: forwarder out_bytes`)
+          note(`${dir}: queue delay p50 ${stats.queue_delay_ms.p50} ms, max ${stats.queue_delay_ms.max} ms, late p99 ${stats.late_ms.p99} ms`)
+        }
+      })
+    })
+
+    it('a mahimahi trace with one 1504-byte opportunity per ms carries 12.032 Mbit/s of bulk TCP (IP level)', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-trace-'))
+      try {
+        const trace = path.join(dir, 'one-per-ms.trace')
+        fs.writeFileSync(trace, '1\n')
+        await withLink(`trace.down=${trace},rtt=20ms`, async link => {
+          const { devBps, fwdBps } = await bulkThroughput(link, 'down')
+          assertRate(devBps, 12.032e6, 'trace down: TUN rx (kernel)')
+          assertRate(fwdBps, 12.032e6, 'trace down: forwarder out_bytes')
+        })
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  })
+
+  describe('random impairments, counted by the forwarder and by an observer', () => {
+    const COUNT = 2500
+    // 200-byte datagrams, two every millisecond: no rate limit, so no queue,
+    // and far below what the sink's 4 MiB receive buffer could drop.
+    const FLOW = { count: COUNT, size: 200, burst: 2, intervalMs: 1 }
+
+    it('loss in both directions (loss.down=5%, loss.up=2%)', async () => {
+      await withLink('loss.down=5%,loss.up=2%', async link => {
+        const [down, up] = await Promise.all([udpFlow(link, 'down', FLOW), udpFlow(link, 'up', FLOW)])
+        const stats = await link.stats()
+        for (const [dir, flow, p] of [['down', down, 0.05], ['up', up, 0.02]]) {
+          const s = stats[dir]
+          assert.equal(flow.drops, 0, `the ${dir} sink's socket dropped datagrams`)
+          assert.equal(s.in_packets, COUNT, `${dir}: the forwarder saw ${s.in_packets} packets for ${COUNT} sent`)
+          assert.equal(s.queue_dropped + s.duplicated + s.corrupted, 0)
+          assert.equal(new Set(flow.seqs).size, flow.seqs.length, `${dir}: duplicates without dup`)
+          const missing = flow.sent - flow.seqs.length
+          note(`${dir}: sink missed ${missing}, forwarder lost ${s.lost}`)
+          assert.equal(missing, s.lost, `${dir}: the sink missed ${missing} datagrams, the forwarder says it lost ${s.lost}`)
+          assertBinomial(missing, COUNT, p, `loss ${dir}`)
+        }
+      })
+    })
+
+    it('duplication in both directions (dup.up=5%, dup.down=2%)', async () => {
+      await withLink('dup.up=5%,dup.down=2%', async link => {
+        const [up, down] = await Promise.all([udpFlow(link, 'up', FLOW), udpFlow(link, 'down', FLOW)])
+        const stats = await link.stats()
+        for (const [dir, flow, p] of [['up', up, 0.05], ['down', down, 0.02]]) {
+          const s = stats[dir]
+          assert.equal(flow.drops, 0, `the ${dir} sink's socket dropped datagrams`)
+          assert.equal(s.in_packets, COUNT)
+          const unique = new Set(flow.seqs).size
+          const extra = flow.seqs.length - unique
+          assert.equal(unique, COUNT, `${dir}: ${COUNT - unique} datagrams never arrived`)
+          note(`${dir}: sink saw ${extra} duplicates, forwarder duplicated ${s.duplicated}`)
+          assert.equal(extra, s.duplicated)
+          assert.equal(s.out_packets, COUNT + s.duplicated)
+          assertBinomial(extra, COUNT, p, `dup ${dir}`)
+        }
+      })
+    })
+
+    it('corruption: every corrupted datagram fails the receiver\'s UDP checksum (corrupt.down=5%, corrupt.up=3%)', async () => {
+      await withLink('corrupt.down=5%,corrupt.up=3%', async link => {
+        const before = readSnmp(link.pid).Udp
+        const [down, up] = await Promise.all([udpFlow(link, 'down', FLOW), udpFlow(link, 'up', FLOW)])
+        const after = readSnmp(link.pid).Udp
+        const stats = await link.stats()
+        const delta = key => after[key] - before[key]
+        // The client namespace is ours alone: its counters count only our flow.
+        // A flipped bit in the UDP length field can make it longer than the
+        // packet, which the kernel drops as a short packet (InErrors, not
+        // InCsumErrors); InErrors counts both, and buffer drops, which must be 0.
+        note(`down: forwarder corrupted ${stats.down.corrupted}; kernel (client namespace) InCsumErrors +${delta('InCsumErrors')}, InErrors +${delta('InErrors')}, RcvbufErrors +${delta('RcvbufErrors')}, InDatagrams +${delta('InDatagrams')}`)
+        assert.equal(delta('RcvbufErrors'), 0)
+        assert.equal(delta('InErrors'), stats.down.corrupted, 'every corrupted datagram is one the kernel threw away')
+        assert.ok(delta('InCsumErrors') >= stats.down.corrupted - 3, 'corrupted datagrams fail the checksum')
+        assert.equal(delta('InDatagrams'), COUNT - stats.down.corrupted)
+        for (const [dir, flow, p] of [['down', down, 0.05], ['up', up, 0.03]]) {
+          const s = stats[dir]
+          assert.equal(s.in_packets, COUNT)
+          assert.equal(s.out_packets, COUNT, `${dir}: corrupted packets are still delivered`)
+          // The sink socket's own drop count is its checksum failures, less the
+          // few whose flipped bit was in the destination port or the length
+          // (dropped before the socket is looked up).
+          note(`${dir}: the sink socket's kernel drop count ${flow.drops}`)
+          assert.ok(flow.drops <= s.corrupted && flow.drops >= s.corrupted - 5, `${dir}: the sink's socket dropped ${flow.drops}, ${s.corrupted} were corrupted`)
+          assert.equal(new Set(flow.seqs).size, flow.seqs.length)
+          note(`${dir}: sink got ${flow.seqs.length} of ${COUNT}, forwarder corrupted ${s.corrupted}`)
+          assert.equal(COUNT - flow.seqs.length, s.corrupted, `${dir}: ${COUNT - flow.seqs.length} datagrams did not reach the sink, ${s.corrupted} were corrupted`)
+          assertBinomial(s.corrupted, COUNT, p, `corrupt ${dir}`)
+        }
+      })
+    })
+
+    it('reordering: a reordered datagram skips the delay and overtakes those in flight (delay=20ms, reorder.down=5%)', async () => {
+      await withLink('delay=20ms,reorder.down=5%', async link => {
+        const flow = await udpFlow(link, 'down', FLOW)
+        const s = (await link.stats()).down
+        assert.equal(flow.drops, 0)
+        assert.equal(flow.seqs.length, COUNT)
+        assert.equal(s.in_packets, COUNT)
+        // Overtakers: datagrams that arrive before some datagram sent earlier.
+        const position = new Array(COUNT)
+        flow.seqs.forEach((seq, i) => { position[seq] = i })
+        let overtakers = 0
+        let latest = -1
+        for (let seq = 0; seq < COUNT; seq++) {
+          if (position[seq] < latest) overtakers++
+          latest = Math.max(latest, position[seq])
+        }
+        const fast = flow.delays.filter(d => d < 10).length
+        const slow = flow.delays.filter(d => d >= 10)
+        note(`forwarder reordered ${s.reordered}; observer: ${overtakers} overtakers, ${fast} datagrams under 10 ms one-way, the others ${percentile(slow, 0).toFixed(2)}…${percentile(slow, 1).toFixed(2)} ms`)
+        // The first datagram has nothing to overtake, hence the margin of one.
+        assert.ok(overtakers <= s.reordered && overtakers >= s.reordered - 1, `${overtakers} overtakers for ${s.reordered} reordered`)
+        assert.equal(fast, s.reordered, `${fast} datagrams skipped the delay, ${s.reordered} were reordered`)
+        assert.ok(percentile(slow, 0) >= 20, 'the others keep the delay')
+        assertBinomial(s.reordered, COUNT, 0.05, 'reorder down')
+      })
+    })
+  })
+
+  describe('droptail queue', () => {
+    // 1000-byte UDP payloads are 1028-byte IP packets: 8.2 ms each at 1 Mbit/s,
+    // so a burst is all in the queue long before the first packet has left.
+    const burst = n => ({ count: n, size: 1000, burst: n, intervalMs: 1000, settleMs: 300 + n * 9 })
+
+    it('drops only once 20 packets are queued (up=1mbit,queue=20)', async () => {
+      await withLink('up=1mbit,queue=20', async link => {
+        const small = await udpFlow(link, 'up', burst(19))
+        let s = (await link.stats({ reset: true })).up
+        note(`burst of 19: ${small.seqs.length} arrived, forwarder queue_dropped ${s.queue_dropped}, queue delay max ${s.queue_delay_ms.max} ms`)
+        assert.equal(s.queue_dropped, 0)
+        assert.equal(small.seqs.length, 19)
+        const big = await udpFlow(link, 'up', burst(60))
+        s = (await link.stats()).up
+        note(`burst of 60: ${big.seqs.length} arrived, forwarder queue_dropped ${s.queue_dropped}`)
+        assert.equal(s.in_packets, 60)
+        assert.ok(s.queue_dropped <= 40 && s.queue_dropped >= 38, `${s.queue_dropped} dropped; expected 40 (60 − a queue of 20), 38 if two left meanwhile`)
+        assert.equal(big.seqs.length, 60 - s.queue_dropped)
+        assert.equal(big.drops, 0)
+      })
+    })
+
+    it('a byte-limited queue holds what fits in its bytes (down=1mbit,queue.down=20000B: 19 packets of 1028 bytes)', async () => {
+      await withLink('down=1mbit,queue.down=20000B', async link => {
+        const small = await udpFlow(link, 'down', burst(19))
+        let s = (await link.stats({ reset: true })).down
+        note(`burst of 19 (19,532 bytes): ${small.seqs.length} arrived, forwarder queue_dropped ${s.queue_dropped}`)
+        assert.equal(s.queue_dropped, 0)
+        assert.equal(small.seqs.length, 19)
+        const big = await udpFlow(link, 'down', burst(60))
+        s = (await link.stats()).down
+        note(`burst of 60: ${big.seqs.length} arrived, forwarder queue_dropped ${s.queue_dropped}`)
+        assert.equal(s.in_packets, 60)
+        assert.ok(s.queue_dropped <= 41 && s.queue_dropped >= 39, `${s.queue_dropped} dropped; expected 41 (60 − the 19 that fit in 20000 bytes), 39 if two left meanwhile`)
+        assert.equal(big.seqs.length, 60 - s.queue_dropped)
+        assert.equal(big.drops, 0)
+      })
+    })
+  })
+
+  it('jitter stays within delay ± jitter, spreads, and keeps the order (delay.down=30ms,jitter.down=10ms)', async () => {
+    await withLink('delay.down=30ms,jitter.down=10ms', async link => {
+      // 10 ms apart: closer than the 20 ms spread, so keeping the order matters.
+      const flow = await udpFlow(link, 'down', { count: 200, intervalMs: 10, settleMs: 100 })
+      assert.equal(flow.seqs.length, 200)
+      const d = flow.delays
+      const [min, p10, p50, p90, max] = [0, 0.1, 0.5, 0.9, 1].map(q => percentile(d, q))
+      note(`one-way delay min ${min.toFixed(2)}, p10 ${p10.toFixed(2)}, p50 ${p50.toFixed(2)}, p90 ${p90.toFixed(2)}, max ${max.toFixed(2)} ms`)
+      assert.ok(min >= 20, `a datagram arrived after ${min} ms, under 30 − 10 ms`)
+      assert.ok(max <= 42, `a datagram took ${max} ms, over 30 + 10 ms (+2 ms for scheduling)`)
+      assert.ok(p10 < 25, `p10 ${p10} ms: not spread down`)
+      assert.ok(p90 > 35, `p90 ${p90} ms: not spread up`)
+      assert.deepEqual(flow.seqs, flow.seqs.slice().sort((a, b) => a - b), 'datagrams arrived out of order')
+    })
+  })
+
+  it('nothing leaves the client namespace but traffic to the server address', async () => {
+    const outside = net.createServer(socket => socket.destroy()) // in the root namespace
+    const outsidePort = await listen(outside, '127.0.0.1')
+    try {
+      await withLink('rtt=2ms', async link => {
+        const server = net.createServer(socket => socket.destroy())
+        const port = await listen(server, link.serverAddress)
+        try {
+          const stranger = link.serverAddress === '198.18.0.9' ? '198.18.0.13' : '198.18.0.9'
+          await link.stats({ reset: true })
+          const { results } = await runInside(link, 'try-targets', {
+            targets: [
+              { proto: 'tcp', host: '1.1.1.1', port: 443 },
+              { proto: 'tcp', host: '8.8.8.8', port: 53 },
+              { proto: 'udp', host: '8.8.8.8', port: 53 },
+              { proto: 'tcp', host: stranger, port },
+              { proto: 'udp', host: stranger, port: 9 },
+              { proto: 'tcp', host: '127.0.0.1', port: outsidePort }
+            ]
+          })
+          note(results.map(r => `${r.proto} ${r.host}:${r.port} → ${r.code || r.outcome}`).join('; '))
+          for (const r of results) {
+            const expected = r.host === '127.0.0.1' ? 'ECONNREFUSED' : 'ENETUNREACH'
+            assert.equal(r.code, expected, `${r.proto} to ${r.host}:${r.port}: ${r.outcome} ${r.code || ''}`)
+          }
+          const quiet = await link.stats()
+          assert.equal(quiet.up.in_packets, 0, 'packets for other addresses reached the forwarder')
+          assert.equal(quiet.down.in_packets, 0)
+          const { results: [ours] } = await runInside(link, 'try-targets', { targets: [{ proto: 'tcp', host: link.serverAddress, port }] })
+          assert.equal(ours.outcome, 'connected', JSON.stringify(ours))
+          const busy = await link.stats()
+          note(`to the server address: ${ours.outcome}, forwarder in_packets up ${busy.up.in_packets}, down ${busy.down.in_packets}`)
+          assert.ok(busy.up.in_packets >= 2 && busy.down.in_packets >= 1)
+        } finally {
+          await closeServer(server)
+        }
+      })
+    } finally {
+      await closeServer(outside)
+    }
+  })
+
+  describe('cleanup and concurrency', () => {
+    it('two links at once have their own addresses, carry traffic and leave nothing after close()', async () => {
+      const specs = ['rtt=10ms', 'rtt=30ms']
+      const links = await Promise.all(specs.map(spec => openLink(forwarderCommands(parseLinkSpec(spec)), { seed: SEED })))
+      // (Both start from the default index, process.pid-based: the second finds it taken.)
+      const servers = []
+      const pids = links.flatMap(l => [l.pid, l.forwarder.child.pid])
+      try {
+        const [a, b] = links
+        note(`links ${a.clientTun} (${a.serverAddress} ↔ ${a.clientAddress}) and ${b.clientTun} (${b.serverAddress} ↔ ${b.clientAddress})`)
+        assert.notEqual(a.index, b.index)
+        assert.notEqual(a.serverAddress, b.serverAddress)
+        assert.notEqual(a.clientAddress, b.clientAddress)
+        assert.notEqual(a.pid, b.pid)
+        const times = await Promise.all(links.map(async link => {
+          const server = net.createServer(socket => socket.destroy())
+          servers.push(server)
+          const port = await listen(server, link.serverAddress)
+          const { times } = await runInside(link, 'connect', { host: link.serverAddress, port, count: 3 })
+          // and not the other link's server
+          const other = links.find(l => l !== link)
+          const { results: [cross] } = await runInside(link, 'try-targets', { targets: [{ proto: 'tcp', host: other.serverAddress, port }] })
+          assert.equal(cross.code, 'ENETUNREACH', `from ${link.clientTun} to the other link: ${JSON.stringify(cross)}`)
+          return median(times)
+        }))
+        note(`connect ${times[0].toFixed(2)} ms and ${times[1].toFixed(2)} ms at once`)
+        assert.ok(Math.abs(times[0] - 10) <= 1 && Math.abs(times[1] - 30) <= 1.5, `connect times ${times}`)
+      } finally {
+        for (const server of servers) server.close()
+        await Promise.all(links.map(l => l.close()))
+      }
+      const names = ipLinkNames()
+      for (const link of links) {
+        assert.ok(!names.includes(link.clientTun) && !names.includes(link.serverTun), `${link.clientTun}/${link.serverTun} still there: ${names.join(' ')}`)
+      }
+      assert.ok(await waitFor(() => pids.every(processGone), 2000), `namespace holders or forwarders still running: ${pids.filter(p => !processGone(p))}`)
+    })
+
+    it('a process killed with SIGKILL leaves no device, namespace holder, forwarder or probe behind', async () => {
+      const code = `
+        const { openLink } = require(${JSON.stringify(path.join(__dirname, '../../link/namespace'))})
+        const { parseLinkSpec, forwarderCommands } = require(${JSON.stringify(path.join(__dirname, '../../link/spec'))})
+        openLink(forwarderCommands(parseLinkSpec('rtt=10ms')), { seed: 1 }).then(link => {
+          const inside = link.spawnInside('sleep', ['60'], { stdio: 'ignore' })
+          setTimeout(() => console.log(JSON.stringify({ pid: link.pid, clientTun: link.clientTun, serverTun: link.serverTun, forwarderPid: link.forwarder.child.pid, insidePid: inside.pid })), 300)
+          setInterval(() => {}, 1000)
+        })`
+      const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] })
+      let info = null
+      try {
+        info = await new Promise((resolve, reject) => {
+          let out = ''
+          child.stdout.on('data', d => {
+            out += d
+            if (out.includes('\n')) resolve(JSON.parse(out))
+          })
+          child.once('exit', c => reject(new Error(`the link opener exited early (${c})`)))
+        })
+        const pids = [info.pid, info.forwarderPid, info.insidePid]
+        assert.ok(ipLinkNames().includes(info.serverTun), 'the link was not up')
+        assert.ok(pids.every(p => !processGone(p)), 'the link\'s processes were not running')
+        const t0 = Date.now()
+        child.kill('SIGKILL')
+        const clean = await waitFor(() => {
+          const names = ipLinkNames()
+          return !names.includes(info.serverTun) && !names.includes(info.clientTun) && pids.every(processGone)
+        }, 2500)
+        note(`gone ${Date.now() - t0} ms after SIGKILL (holder ${info.pid}, forwarder ${info.forwarderPid}, probe ${info.insidePid}, ${info.clientTun}/${info.serverTun})`)
+        assert.ok(clean, `after SIGKILL: devices ${ipLinkNames().filter(n => n === info.serverTun || n === info.clientTun)}, running ${pids.filter(p => !processGone(p))}`)
+      } finally {
+        if (child.exitCode === null && !child.signalCode) child.kill('SIGKILL')
+      }
+    })
+  })
+})
