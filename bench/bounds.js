@@ -7,7 +7,7 @@
 // where a round is one RTT plus the server's delay. The connections are warm
 // (the page warms up min(N, 6) of them; push loads open theirs before
 // timing), so handshakes are not in it. Bytes are counted as they cross the
-// link: body + about 250 bytes of response headers, + the TCP/IP headers of
+// link: body + about 250 bytes of response headers, + through a link the TCP/IP headers of
 // 1,500-byte packets (1,448 bytes of payload each, TCP timestamps on) and
 // TLS's 22 bytes per 16 KiB record. Slow start, loss and the request bytes
 // are left out on purpose: a bound must never be above what a perfect
@@ -44,12 +44,15 @@ function linkSpecFor (presetName) {
   return presetName === 'No throttling' ? 'none' : presetName
 }
 
-const wireBytes = bodyBytes => (bodyBytes + HEADER_BYTES) * WIRE
+// Bytes a response costs on the network: through a link, every IP packet; under
+// DevTools, which meters what the network service receives, body and headers.
+const wireBytes = (bodyBytes, network = 'link') => (bodyBytes + HEADER_BYTES) * (network === 'link' ? WIRE : 1)
 
 // → { ms, latencyMs, bandwidthMs, rounds, rttMs, downBitsPerSecond, bytes } or null when the row is not a kind we model.
 function boundOf (row, kind) {
   const { rttMs, downBitsPerSecond } = networkNumbers(row)
   const p = row.params
+  const wire = body => wireBytes(body, row.network === 'link' ? 'link' : 'devtools')
   const delay = p.delayMs || 0
   const size = p.sizeBytes || 0
   const ms = bytes => downBitsPerSecond ? bytes * 8 / downBitsPerSecond * 1000 : 0
@@ -58,13 +61,13 @@ function boundOf (row, kind) {
     const n = p.requests
     const h1 = row.protocol ? /^http\/1/.test(row.protocol) : row.lane === 'h1'
     rounds = h1 ? Math.ceil(n / BROWSER_CONNECTIONS) : 1
-    bytes = n * wireBytes(size)
-    perConnection = rounds * wireBytes(size)
+    bytes = n * wire(size)
+    perConnection = rounds * wire(size)
   } else if (kind === 'push-page' || kind === 'push-protocol') {
     const n = p.assets
     const pushed = row.mode === 'push' && (row.pushed === undefined ? !/refused|cannot/.test(row.pushOutcome || '') : row.pushed > 0)
     rounds = pushed ? 1 : 2 // the page, then (unless pushed) its scripts
-    bytes = wireBytes(PAGE_BYTES) + n * wireBytes(size)
+    bytes = wire(PAGE_BYTES) + n * wire(size)
     perConnection = bytes
   } else {
     return null

@@ -64,3 +64,11 @@ describe('physical lower bound under DevTools', () => {
     assert.equal(boundOf(row('link'), 'page').latencyMs, 30)
   })
 })
+
+describe('bytes a cell costs', () => {
+  it('through a link every IP packet counts; under DevTools, body and headers only', () => {
+    const row = network => ({ network, preset: 'Regular 3G', lane: 'h2n', mode: null, protocol: 'h2', params: { requests: 10, assets: null, sizeBytes: 100000, sizeMB: 0.095, delayMs: 0 } })
+    assert.equal(boundOf(row('devtools'), 'page').bytes, 10 * 100250)
+    assert.equal(boundOf(row('link'), 'page').bytes, Math.round(10 * 100250 * WIRE))
+  })
+})
