@@ -55,6 +55,7 @@ function whichSync (cmd) {
   return null
 }
 
+// `ip …` here, or in the namespace of process `ns`.
 async function ip (args, { ns } = {}) {
   const cmd = ns ? 'nsenter' : 'ip'
   const full = ns ? [`--net=/proc/${ns}/ns/net`, '--', 'ip', ...args] : args
@@ -169,4 +170,4 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   }
 }
 
-module.exports = { openLink, addressOf, unavailableReason, startHolder, spawnerFor, LinkUnavailableError, INDEXES }
+module.exports = { openLink, addressOf, unavailableReason, startHolder, spawnerFor, ip, LinkUnavailableError, INDEXES }

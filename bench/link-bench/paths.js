@@ -18,7 +18,7 @@ const path = require('node:path')
 const readline = require('node:readline')
 const { spawn, execFile } = require('node:child_process')
 const { promisify } = require('node:util')
-const { openLink, addressOf, startHolder, spawnerFor, INDEXES } = require('../../link/namespace')
+const { openLink, addressOf, startHolder, spawnerFor, ip, INDEXES } = require('../../link/namespace')
 const { parseLinkSpec, forwarderCommands } = require('../../link/spec')
 
 const run = promisify(execFile)
@@ -28,15 +28,6 @@ const PYTHON_FORWARDER = path.join(__dirname, 'python-forwarder.py')
 // forwarder's TUN names. openLink starts at pid × 7919, rarely up here.
 const TOP_INDEX = INDEXES - 2
 
-async function ip (args, { ns } = {}) {
-  const cmd = ns ? 'nsenter' : 'ip'
-  const full = ns ? [`--net=/proc/${ns}/ns/net`, '--', 'ip', ...args] : args
-  try {
-    await run(cmd, full)
-  } catch (err) {
-    throw new Error(`ip ${args.join(' ')}${ns ? ' (client namespace)' : ''}: ${String(err.stderr || err.message).trim()}`, { cause: err })
-  }
-}
 
 async function sysctlIn (ns, setting) {
   const args = ['sysctl', '-q', '-w', setting]
