@@ -1,6 +1,6 @@
 'use strict'
 
-const { parseLinkSpec, forwarderCommands, describeLink } = require('./spec')
+const { parseLinkSpec, forwarderCommands } = require('./spec')
 const { openLink } = require('./namespace')
 const { LANES } = require('../server/lanes')
 
@@ -63,7 +63,6 @@ async function startLinkSession ({ spec, config, tls, startAll, seed, lanes = LA
     tls,
     control,
     env: () => laneEnv(running, control, tls.spki),
-    describe: () => describeLink(parseLinkSpec(control.current().text)),
     close: () => {
       closing = closing || running.close().then(() => opened.close())
       return closing
