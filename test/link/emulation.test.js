@@ -170,11 +170,21 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
           const server = net.createServer(socket => socket.destroy())
           const port = await listen(server, link.serverAddress)
           try {
-            const { times } = await runInside(link, 'connect', { host: link.serverAddress, port, count: 5 })
+            const { times } = await runInside(link, 'connect', { host: link.serverAddress, port, count: 9 })
+            // The link's connect time is the fastest of the connects: what the
+            // link imposes, without the host's scheduling noise (the probe's
+            // event loop, the forwarder's wake-ups), which only ever adds. It
+            // must be the RTT within max(1 ms, 5 %), and never below it (no
+            // connect can beat the SYN's and SYN-ACK's delays); the median may
+            // carry that noise (a full, loaded test run saw +1.04 ms at 10 ms)
+            // but no more than max(3 ms, 10 %).
+            const best = Math.min(...times)
             const m = median(times)
             const tolerance = Math.max(1, 0.05 * rtt)
-            note(`connect ${m.toFixed(2)} ms (median of ${times.map(t => t.toFixed(2)).join(', ')}) for RTT ${rtt} ms`)
-            assert.ok(Math.abs(m - rtt) <= tolerance, `median connect time ${m.toFixed(2)} ms; expected ${rtt} ± ${tolerance} ms`)
+            note(`connect ${best.toFixed(2)} ms, median ${m.toFixed(2)} (of ${times.map(t => t.toFixed(2)).join(', ')}) for RTT ${rtt} ms`)
+            assert.ok(best >= rtt, `a connect took ${best.toFixed(2)} ms, under the RTT of ${rtt} ms`)
+            assert.ok(best - rtt <= tolerance, `fastest connect ${best.toFixed(2)} ms; expected ${rtt} + at most ${tolerance} ms`)
+            assert.ok(m - rtt <= Math.max(3, 0.1 * rtt), `median connect ${m.toFixed(2)} ms; expected ${rtt} + at most ${Math.max(3, 0.1 * rtt)} ms`)
           } finally {
             await closeServer(server)
           }
