@@ -11,6 +11,7 @@
 // monotonic clock is the same in every network namespace, so a receiver's
 // hrtime minus the sender's is the one-way delay.
 
+const { execFileSync, spawn } = require('node:child_process')
 const dgram = require('node:dgram')
 const fs = require('node:fs')
 const net = require('node:net')
@@ -23,14 +24,17 @@ const sleep = t => new Promise(resolve => setTimeout(resolve, t))
 // ---- the probes ---------------------------------------------------------------
 
 // Sends `count` numbered datagrams to host:port, `burst` at a time every
-// `intervalMs` (on schedule: a late timer sends what is due). Resolves { sent }.
+// `intervalMs` (on schedule: a late timer sends what is due). The socket is
+// bound and connected first, so each send is written at once, right after its
+// timestamp (an unconnected send waits a tick for its address lookup, an
+// unbound one for its bind). Resolves { sent }.
 function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) {
   const socket = dgram.createSocket('udp4')
   return new Promise((resolve, reject) => {
     let next = 0
     let acked = 0
     let failed = null
-    const start = process.hrtime.bigint()
+    let start
     const done = () => {
       socket.close()
       if (failed) reject(failed)
@@ -42,7 +46,7 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) 
         const buf = Buffer.alloc(size)
         buf.writeUInt32BE(next, 0)
         buf.writeBigUInt64BE(process.hrtime.bigint(), 4)
-        socket.send(buf, port, host, err => {
+        socket.send(buf, err => {
           if (err && !failed) failed = err
           if (++acked === count) done()
         })
@@ -50,7 +54,10 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) 
       if (next < count) setTimeout(pump, intervalMs / 2)
     }
     socket.once('error', reject)
-    pump()
+    socket.connect(port, host, () => {
+      start = process.hrtime.bigint()
+      pump()
+    })
   })
 }
 
@@ -184,12 +191,46 @@ async function tryTargets ({ targets }) {
 
 // ---- the test side ------------------------------------------------------------
 
-// A probe task running in the client namespace: this file, run with
-// link.spawnInside. message() resolves the next JSON line it prints; send()
-// writes a command line to it; result() resolves its last line (on exit 0).
-class InsideAgent {
-  constructor (link, task, params) {
-    this.child = link.spawnInside(process.execPath, [__filename, task, JSON.stringify(params)], { stdio: ['pipe', 'pipe', 'pipe'] })
+// Probes that time packets run at a real-time priority when the system allows
+// it (chrt -f): on a loaded machine a Node process can wait tens of ms for a
+// CPU, and that wait would count as the link's delay. They are not busy (timers
+// and socket events), so they cannot hog a CPU.
+let realtime = null
+function realtimePrefix () {
+  if (realtime === null) {
+    try {
+      execFileSync('chrt', ['-f', '10', 'true'], { stdio: 'ignore' })
+      realtime = ['chrt', '-f', '10']
+    } catch {
+      realtime = []
+    }
+  }
+  return realtime
+}
+const TIMING_TASKS = ['udp-send', 'udp-sink', 'connect']
+
+// Gives a link's forwarder the same real-time priority, when allowed. At its
+// normal priority, with other work on a 2-core host, its wake-ups came up to
+// tens of ms late (its late_ms max 5-10 ms, one-way delays 72 ms over the
+// configured 20 on a loaded run; 0.4-0.7 ms with this): the tests check what
+// the emulation does, not how busy the machine is. Returns whether it did.
+function prioritizeForwarder (link) {
+  if (!realtimePrefix().length) return false
+  try {
+    execFileSync('chrt', ['-f', '-p', '10', String(link.forwarder.child.pid)], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+// A probe task in its own process: this file, run by Node. message() resolves
+// the next JSON line it prints; send() writes a command line to it.
+class Agent {
+  constructor (spawnFn, task, params, { priority = TIMING_TASKS.includes(task) } = {}) {
+    const [cmd, ...args] = [...(priority ? realtimePrefix() : []), process.execPath, __filename, task, JSON.stringify(params)]
+    this.task = task
+    this.child = spawnFn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] })
     this.queue = []
     this.waiting = []
     this.stderr = ''
@@ -201,11 +242,9 @@ class InsideAgent {
       if (w) w.resolve(msg)
       else this.queue.push(msg)
     })
-    this.exited = new Promise(resolve => this.child.once('close', (code, signal) => resolve({ code, signal })))
-    this.exited.then(({ code, signal }) => {
-      const err = new Error(`probe "${task}" in the client namespace exited (${signal || `code ${code}`}) early: ${this.stderr.trim()}`)
-      for (const w of this.waiting.splice(0)) w.reject(err)
-      this.ended = err
+    this.child.once('close', (code, signal) => {
+      this.ended = new Error(`probe "${task}" exited (${signal || `code ${code}`}) early: ${this.stderr.trim()}`)
+      for (const w of this.waiting.splice(0)) w.reject(this.ended)
     })
   }
 
@@ -213,12 +252,19 @@ class InsideAgent {
     if (this.queue.length) return Promise.resolve(this.queue.shift())
     if (this.ended) return Promise.reject(this.ended)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no message from the probe within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs)
+      const timer = setTimeout(() => reject(new Error(`no message from probe "${this.task}" within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs)
       this.waiting.push({
         resolve: m => { clearTimeout(timer); resolve(m) },
         reject: e => { clearTimeout(timer); reject(e) }
       })
     })
+  }
+
+  // The task's result: its next line, which must not be an error.
+  async result (timeoutMs) {
+    const msg = await this.message(timeoutMs)
+    if (msg.error) throw new Error(`probe "${this.task}" failed: ${msg.error}`)
+    return msg
   }
 
   send (line) {
@@ -230,15 +276,27 @@ class InsideAgent {
   }
 }
 
-const startInside = (link, task, params) => new InsideAgent(link, task, params)
+// A probe in the client namespace (killed when the link closes).
+const startInside = (link, task, params, options) => new Agent(link.spawnInside, task, params, options)
+
+// A probe on the server side (this namespace), killed if we die.
+const startOutside = (task, params, options) =>
+  new Agent((cmd, args, opts) => spawn('setpriv', ['--pdeathsig', 'KILL', '--', cmd, ...args], opts), task, params, options)
 
 // Runs a one-shot task in the client namespace and resolves its result.
 async function runInside (link, task, params, timeoutMs = 15000) {
   const agent = startInside(link, task, params)
   try {
-    const msg = await agent.message(timeoutMs)
-    if (msg.error) throw new Error(`probe "${task}" failed: ${msg.error}`)
-    return msg
+    return await agent.result(timeoutMs)
+  } finally {
+    agent.kill()
+  }
+}
+
+async function runOutside (task, params, timeoutMs = 15000) {
+  const agent = startOutside(task, params)
+  try {
+    return await agent.result(timeoutMs)
   } finally {
     agent.kill()
   }
@@ -302,6 +360,7 @@ async function waitFor (predicate, timeoutMs, stepMs = 20) {
 async function agentMain (task, params) {
   const print = obj => process.stdout.write(`${JSON.stringify(obj)}\n`)
   const commands = readline.createInterface({ input: process.stdin })
+  commands.once('close', () => process.exit(0)) // whoever ran us is gone
   const nextCommand = () => new Promise(resolve => commands.once('line', resolve))
   if (task === 'udp-send') print(await udpSend(params))
   else if (task === 'connect') print(await connectTimes(params))
@@ -339,7 +398,10 @@ module.exports = {
   bulkWriter,
   tryTargets,
   startInside,
+  startOutside,
   runInside,
+  runOutside,
+  prioritizeForwarder,
   readSnmp,
   readDev,
   percentile,
