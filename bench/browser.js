@@ -4,7 +4,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { chromium } = require('playwright-core')
-const { findChrome, INSTALL_HINT } = require('../server/chrome')
+const { findChrome, quicArgs, INSTALL_HINT } = require('../server/chrome')
 
 // Launches the local Chrome/Chromium headless through playwright-core,
 // trusting the lanes' certificate the way the printed Chrome command does
@@ -17,7 +17,11 @@ const { findChrome, INSTALL_HINT } = require('../server/chrome')
 // runs in its client namespace, through a small wrapper script that enters it
 // (Playwright talks to Chromium over a pipe, which crosses namespaces), and
 // dies with this process (parent-death signal).
-async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null }) {
+//
+// `lanes` (startAll's): its HTTP/3 lanes are reached over QUIC from the first
+// request (--origin-to-force-quic-on); without any, QUIC is off altogether,
+// so no lane is ever upgraded behind the benchmark's back.
+async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [] }) {
   const executablePath = findChrome()
   if (!executablePath) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
@@ -35,7 +39,8 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
     handleSIGHUP: handleSignals,
     args: [
       `--ignore-certificate-errors-spki-list=${spki}`,
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      ...(quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic']),
+      '--no-sandbox', '--disable-gpu', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'
     ]
   })

@@ -138,7 +138,7 @@ async function main (argv) {
       for (const step of opts.ladder) {
         // A fresh browser per rung: a crash or a full renderer must not
         // spill into the next rung.
-        const browser = await launchBrowser({ spki: tls.spki })
+        const browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes })
         try {
           const page = await browser.context.newPage()
           page.on('crash', () => process.stderr.write('  (page crashed)\n'))

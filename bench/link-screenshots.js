@@ -115,7 +115,7 @@ async function devtoolsRun (file) {
   const { running, tls } = await startLanes(['h1', 'h2', 'h2n'])
   let browser = null
   try {
-    browser = await launchBrowser({ spki: tls.spki })
+    browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes })
     const opened = await openPage(browser, `${running.page.url}/`)
     const { page, errors } = opened
     const preset = presetByName(PRESET)
@@ -168,7 +168,7 @@ async function linkRun (file) {
   const session = await startLinkSession({ spec: PRESET, config: parseConfig([], {}), tls, startAll })
   let browser = null
   try {
-    browser = await launchBrowser({ spki: tls.spki, link: session.opened })
+    browser = await launchBrowser({ spki: tls.spki, link: session.opened, lanes: session.running.lanes })
     const opened = await openPage(browser, `${session.running.page.url}/`)
     const { errors } = opened
     const shot = await runAndShoot(opened, {

@@ -70,7 +70,7 @@ async function openNetwork (network, { opts, needsBrowser, log }) {
   }
   try {
     if (needsBrowser) {
-      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened })
+      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes })
       env.browserName = chromiumVersion(env.browser.executablePath)
       env.page = await env.browser.context.newPage()
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))

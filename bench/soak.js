@@ -263,7 +263,7 @@ async function soak (opts, log, register = () => {}) {
   let userAgent = null
   try {
     if (!state.stopping) {
-      browser = await launchBrowser({ spki: info.spki, handleSignals: false })
+      browser = await launchBrowser({ spki: info.spki, handleSignals: false, lanes: info.lanes })
       chromium = chromiumVersion(browser.executablePath)
       page = await browser.context.newPage()
       page.on('pageerror', err => log(`page error: ${err.message}`))

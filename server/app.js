@@ -28,14 +28,14 @@ function createApp (lane) {
       'Timing-Allow-Origin': '*',
       'Cache-Control': 'no-store',
       'X-H2bench-Lane': lane.name,
-      'X-H2bench-Protocol': protocolOf(req)
+      'X-H2bench-Protocol': protocolOf(req, lane)
     })
     next()
   })
 
   const push = pushRoutes(lane, pushStats)
-  app.get('/', (req, res) => res.render('lane', { lane, protocol: protocolOf(req) }))
-  app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req) }))
+  app.get('/', (req, res) => res.render('lane', { lane, protocol: protocolOf(req, lane) }))
+  app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req, lane) }))
   app.get('/option', optionRoute(lane))
   app.get('/push', push.page)
   app.get('/push/stats', push.stats)

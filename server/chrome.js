@@ -25,11 +25,27 @@ function findChrome (env = process.env) {
 // Chrome refuses to start as root unless its sandbox is off.
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
 
+// The origins (host:port) of the HTTP/3 lanes, which Chrome is told to
+// reach over QUIC from the first request: without it Chrome would first ask
+// over TCP and switch only after an Alt-Svc answer (and never for an IP
+// address it has no QUIC record of).
+function quicOrigins (lanes = []) {
+  return lanes.filter(l => l.protocol === 'h3' && l.url).map(l => new URL(l.url).host)
+}
+
+// --origin-to-force-quic-on for those origins; [] when there are none.
+function quicArgs (lanes) {
+  const origins = quicOrigins(lanes)
+  return origins.length ? [`--origin-to-force-quic-on=${origins.join(',')}`] : []
+}
+
 // Flags that make Chrome treat our self-signed certificate as valid (so it
-// caches, and shows no interstitial) in a throw-away profile.
-function chromeArgs ({ spki, userDataDir, url, root = isRoot() }) {
+// caches, and shows no interstitial; QUIC needs it too) in a throw-away
+// profile, and use QUIC for the HTTP/3 lanes among `lanes`.
+function chromeArgs ({ spki, userDataDir, url, lanes = [], root = isRoot() }) {
   return [
     `--ignore-certificate-errors-spki-list=${spki}`,
+    ...quicArgs(lanes),
     `--user-data-dir=${userDataDir}`,
     '--no-first-run',
     '--no-default-browser-check',
@@ -43,8 +59,8 @@ function shellQuote (s) {
 }
 
 // A copy-pasteable command line for the user.
-function chromeCommand ({ spki, url, executable = findChrome() || 'google-chrome' }) {
-  const args = chromeArgs({ spki, url, userDataDir: '"$(mktemp -d)"' })
+function chromeCommand ({ spki, url, lanes = [], executable = findChrome() || 'google-chrome' }) {
+  const args = chromeArgs({ spki, url, lanes, userDataDir: '"$(mktemp -d)"' })
   return [shellQuote(executable), ...args.map(a => a.includes('$(mktemp') ? a : shellQuote(a))].join(' ')
 }
 
@@ -54,13 +70,13 @@ function chromeCommand ({ spki, url, executable = findChrome() || 'google-chrome
 // exits with an error before that (no display, refused to run as root, …).
 // `spawnInside`: a packet-level link's (link/namespace.js), to start it in
 // the link's client namespace, where it lives only as long as the link.
-function launchChrome ({ spki, url, watchMs = 2000, spawnInside = null }) {
+function launchChrome ({ spki, url, lanes = [], watchMs = 2000, spawnInside = null }) {
   const executable = findChrome()
   if (!executable) return Promise.reject(new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`))
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-chrome-'))
   const log = path.join(userDataDir, 'chrome.log')
   const out = fs.openSync(log, 'w')
-  const args = chromeArgs({ spki, userDataDir, url })
+  const args = chromeArgs({ spki, userDataDir, url, lanes })
   const child = spawnInside
     ? spawnInside(executable, args, { stdio: ['ignore', out, out] })
     : spawn(executable, args, { detached: true, stdio: ['ignore', out, out] })
@@ -87,4 +103,4 @@ function launchChrome ({ spki, url, watchMs = 2000, spawnInside = null }) {
   })
 }
 
-module.exports = { findChrome, chromeArgs, chromeCommand, launchChrome, isRoot, INSTALL_HINT }
+module.exports = { findChrome, chromeArgs, quicArgs, quicOrigins, chromeCommand, launchChrome, isRoot, INSTALL_HINT }

@@ -47,13 +47,14 @@ async function main (argv) {
   }
   console.log(`h2bench page   ${running.page.url}/`)
   for (const lane of running.lanes) console.log(`lane ${lane.name.padEnd(4)}     ${lane.url}/  ${lane.label}`)
+  for (const lane of running.unavailable) console.log(`lane ${lane.name.padEnd(4)}     not started: ${lane.reason}`)
   console.log(`certificate SPKI sha256: ${tls.spki}`)
   console.log('Open the page in Chrome/Chromium trusting this certificate (or run `npm run chrome`):')
   const inside = session ? `${session.opened.nsenterPrefix.join(' ')} ` : '' // the page is only reachable through the link
-  console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: `${running.page.url}/` })}`)
+  console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: `${running.page.url}/`, lanes: running.lanes })}`)
   if (config.chrome) {
     try {
-      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/`, spawnInside: session && session.opened.spawnInside })
+      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/`, lanes: running.lanes, spawnInside: session && session.opened.spawnInside })
       console.log(`Started ${executable}${isRoot() ? ' (as root: with --no-sandbox, which Chrome needs then)' : ''}; its log: ${log}`)
     } catch (err) {
       await (session || running).close()

@@ -17,16 +17,16 @@ const VENDOR = {
 // The page server (plain HTTP): the control page with the lanes' URLs, the
 // client code and the vendor libraries, and the network the lanes are behind
 // (`link`: link/session.js's control when a packet-level link is active).
-function createPageApp ({ lanes, spki, link = null, linkUnavailable = null }) {
+function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null }) {
   const app = express()
   app.disable('x-powered-by')
   app.set('views', path.join(ROOT, 'views'))
   app.set('view engine', 'ejs')
   app.get('/', (req, res) => {
     res.set('Cache-Control', 'no-store')
-    res.render('index', { lanes, spki, limits: LIMITS, browser: { ...BROWSER, maxInFlight: bytesText(BROWSER.maxInFlightBytes) } })
+    res.render('index', { lanes, unavailableLanes, spki, limits: LIMITS, browser: { ...BROWSER, maxInFlight: bytesText(BROWSER.maxInFlightBytes) } })
   })
-  app.get('/lanes.json', (req, res) => res.json({ lanes, spki, limits: LIMITS }))
+  app.get('/lanes.json', (req, res) => res.json({ lanes, unavailable: unavailableLanes, spki, limits: LIMITS }))
   app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets: LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what })) }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
   app.get('/vendor/:file', (req, res, next) => {

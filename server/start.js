@@ -1,12 +1,15 @@
 'use strict'
 
 const http = require('node:http')
+const net = require('node:net')
+const dgram = require('node:dgram')
 const debug = require('debug')('h2bench:start')
 const { LANES } = require('./lanes')
 const { createApp } = require('./app')
 const { createPageApp } = require('./page')
 const { payloadBlock } = require('./payload')
 const { unavailableReason } = require('../link/namespace')
+const { startCaddy, edgeUnavailableReason } = require('./edge/caddy')
 
 class PortError extends Error {}
 
@@ -45,44 +48,92 @@ function trackSockets (server) {
   return () => { for (const s of sockets) s.destroy() }
 }
 
+// A port given for an edge lane, checked here (TCP, and UDP for QUIC) so a
+// taken one gets the same message as any lane's; 0 is left to Caddy's start.
+async function checkEdgePort (lane, port, host, what) {
+  if (!port) return
+  const probe = net.createServer()
+  await listen(probe, port, host, what)
+  await closeServer(probe)
+  if (!lane.edge.protocols.includes('h3')) return
+  await new Promise((resolve, reject) => {
+    const u = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4')
+    u.once('error', err => { u.close(); reject(new PortError(`UDP port ${port} ${err.code === 'EADDRINUSE' ? 'is in use' : `cannot be used (${err.code})`} (${what.name}, QUIC): choose another with --${what.flag} or ${what.env}, or 0 for any free port`)) })
+    u.bind(port, host, () => u.close(resolve))
+  })
+}
+
 function closeServer (server) {
   return new Promise(resolve => server.close(() => resolve()))
 }
 
 // Starts every lane and the page server. `tls` is { key, cert, spki };
 // `link`, when the lanes are behind a packet-level link, its control.
-// Returns { page: {url}, lanes: [{name,label,protocol,url,server,app}], close() }.
+// Returns { page: {url}, lanes: [{name,label,protocol,url,port,server,app}],
+// unavailable: [{name,label,reason}] (edge lanes without Caddy), edge, close() }.
 async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
   const started = []
+  let edge = null
   const closeAll = async () => {
-    await Promise.all(started.map(({ server, destroySockets }) => {
-      const closing = closeServer(server)
-      destroySockets()
-      return closing
-    }))
+    await Promise.all([
+      ...started.map(({ server, destroySockets }) => {
+        const closing = closeServer(server)
+        destroySockets()
+        return closing
+      }),
+      edge && edge.close()
+    ])
   }
   // The shared payload block, made now rather than during the first
   // measured request (about 0.5 s of a blocked event loop).
   payloadBlock()
+  // Edge lanes need Caddy: without it they are left out, each with the
+  // reason, and every other lane starts.
+  const edgeMissing = edgeUnavailableReason()
+  const unavailable = edgeMissing ? lanes.filter(l => l.edge).map(l => ({ name: l.name, label: l.label, reason: edgeMissing })) : []
+  const starting = lanes.filter(l => !(l.edge && edgeMissing))
   try {
     const laneInfo = []
-    for (const lane of lanes) {
+    const edgeServers = []
+    for (const lane of starting) {
       const app = createApp(lane)
+      const flag = `${lane.name}-port`
+      const what = { name: `lane ${lane.name}`, flag, env: `H2BENCH_${lane.name.toUpperCase()}_PORT` }
+      const port = config[`${lane.name}Port`] || 0
+      if (lane.edge) {
+        // The app behind the edge: plain HTTP on loopback, for Caddy only.
+        const server = lane.createServer(app)
+        started.push({ server, destroySockets: trackSockets(server) })
+        const appPort = await listen(server, 0, '127.0.0.1', { ...what, name: `lane ${lane.name}'s app` })
+        await checkEdgePort(lane, port, config.host, what)
+        edgeServers.push({ name: lane.name, host: config.host, port, protocols: lane.edge.protocols, upstream: `127.0.0.1:${appPort}` })
+        laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, server, app, appPort })
+        continue
+      }
       const server = lane.createServer(app, { key: tls.key, cert: tls.cert })
       // A TLS handshake gone wrong (a browser rejecting the certificate,
       // a scanner) is logged, never thrown.
       server.on('tlsClientError', err => debug('%s TLS client error: %s', lane.name, err.message))
       started.push({ server, destroySockets: trackSockets(server) })
-      const flag = `${lane.name}-port`
-      const port = await listen(server, config[`${lane.name}Port`], config.host,
-        { name: `lane ${lane.name}`, flag, env: `H2BENCH_${lane.name.toUpperCase()}_PORT` })
-      laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, url: `https://${urlHost(config.host)}:${port}`, port, server, app })
+      const listening = await listen(server, port, config.host, what)
+      laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, port: listening, server, app })
     }
+    if (edgeServers.length) {
+      edge = await startCaddy(edgeServers, tls)
+      for (const info of laneInfo) if (edge.ports[info.name]) info.port = edge.ports[info.name]
+    }
+    for (const info of laneInfo) info.url = `https://${urlHost(config.host)}:${info.port}`
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason() }))
+    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason() }))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
     const pagePort = await listen(pageServer, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
-    return { page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer }, lanes: laneInfo, close: closeAll }
+    return {
+      page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer },
+      lanes: laneInfo,
+      unavailable,
+      edge: edge && { pid: edge.pid, version: edge.version },
+      close: closeAll
+    }
   } catch (err) {
     await closeAll()
     throw err

@@ -4,7 +4,9 @@
 const LANES = [
   require('./h1'),
   require('./h2-spdy'),
-  require('./h2-native')
+  require('./h2-native'),
+  require('./h3-caddy'),
+  require('./h2-caddy')
 ]
 
 function laneByName (name) {

@@ -41,7 +41,7 @@ describe('the h2bench page behind a packet-level link (rtt=60ms, then Regular 3G
     skipUnless(this, unavailableReason() || noChrome())
     const tls = await testCertificate()
     session = await startLinkSession({ spec: 'rtt=60ms', config: parseConfig([], {}), tls, startAll })
-    browser = await launchBrowser({ spki: tls.spki, link: session.opened })
+    browser = await launchBrowser({ spki: tls.spki, link: session.opened, lanes: session.running.lanes })
     ;({ page, errors } = await openPage(browser, `${session.running.page.url}/`))
   })
   after(async () => {
@@ -160,7 +160,7 @@ describe('the h2bench page without a packet-level link', function () {
 
   before(async function () {
     skipUnless(this, noChrome())
-    browser = await launchBrowser(servers.tls)
+    browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     ;({ page, errors } = await openPage(browser, `${servers.running.page.url}/`))
   })
   after(async () => { if (browser) await browser.close() })

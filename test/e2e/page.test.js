@@ -18,7 +18,7 @@ describe('the h2bench page in Chromium', function () {
   const pageUrl = () => `${servers.running.page.url}/`
   const laneUrl = name => servers.lane(name).url
 
-  before(async () => { browser = await launchBrowser(servers.tls) })
+  before(async () => { browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes }) })
   after(async () => { if (browser) await browser.close() })
   beforeEach(async () => { ({ page, errors } = await openPage(browser, pageUrl())) })
   afterEach(async () => {

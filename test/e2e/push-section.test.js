@@ -14,7 +14,7 @@ describe('the page: Push & Early Hints', function () {
   const popups = []
 
   before(async () => {
-    browser = await launchBrowser(servers.tls)
+    browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     browser.context.on('page', p => {
       popups.push(p)
       p.on('console', m => { if (m.type() === 'error') errors.push(`popup console: ${m.text()}`) })

@@ -12,7 +12,7 @@ describe('runner: failed requests reach the report by lane and net::ERR name', f
   const servers = useServers()
 
   it('notes net::ERR_CONNECTION_RESET (2×) on each lane whose requests the browser failed', async () => {
-    const browser = await launchBrowser(servers.tls)
+    const browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     try {
       const page = await browser.context.newPage()
       await page.goto(`${servers.running.page.url}/`)

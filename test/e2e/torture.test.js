@@ -68,7 +68,7 @@ describe('torture: Chromium against every lane', function () {
     let requests = 0
     const failures = []
     for (const round of [1, 2]) {
-      const browser = await launchBrowser(servers.tls)
+      const browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
       try {
         const page = await browser.context.newPage()
         await page.goto(`${servers.running.page.url}/`)
@@ -95,7 +95,7 @@ describe('torture: Chromium against every lane', function () {
   it('serves 300 concurrent requests with ≥ 150 MB in flight per lane, fresh and warm, with zero failures', async () => {
     const failures = []
     const failedByBrowser = {}
-    const browser = await launchBrowser(servers.tls)
+    const browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     try {
       const page = await browser.context.newPage()
       // What Chromium itself says (net::ERR_…), per lane port.
