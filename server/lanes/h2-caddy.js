@@ -7,7 +7,7 @@ const { edgeLane } = require('./edge')
 // spdy from node:http2). Caddy 2.6 offers h2 only beside HTTP/1.1 in ALPN.
 module.exports = edgeLane({
   name: 'h2e',
-  label: 'HTTP/2 (Caddy, the h3 lane\'s edge)',
+  label: 'HTTP/2 (Caddy)',
   protocol: 'h2',
   defaultPort: 3005,
   protocols: ['h1', 'h2']

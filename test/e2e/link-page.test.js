@@ -7,6 +7,9 @@ const { startAll } = require('../../server/start')
 const { parseConfig } = require('../../server/config')
 const { findChrome, INSTALL_HINT } = require('../../server/chrome')
 const { useServers } = require('../support/servers')
+const { LANES } = require('../../server/lanes')
+// The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
+const NODE_LANES = LANES.filter(l => !l.edge)
 const { testCertificate } = require('../support/certificate')
 const { launchBrowser } = require('../support/browser')
 const { openPage } = require('../support/page')
@@ -153,7 +156,7 @@ describe('the h2bench page behind a packet-level link (rtt=60ms, then Regular 3G
 
 describe('the h2bench page without a packet-level link', function () {
   this.timeout(60000)
-  const servers = useServers()
+  const servers = useServers({ lanes: NODE_LANES })
   let browser = null
   let page = null
   let errors = null

@@ -4,6 +4,9 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { useServers } = require('../support/servers')
+const { LANES } = require('../../server/lanes')
+// The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
+const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../support/browser')
 const { openPage, runFromForm, countOptionRequests } = require('../support/page')
 
@@ -11,7 +14,7 @@ const SCREENSHOT = path.join(__dirname, '..', '..', 'docs', 'screenshot.png')
 
 describe('the h2bench page in Chromium', function () {
   this.timeout(60000)
-  const servers = useServers()
+  const servers = useServers({ lanes: NODE_LANES })
   let browser = null
   let page = null
   let errors = null
@@ -269,7 +272,7 @@ describe('the h2bench page in Chromium', function () {
 
 describe('the h2bench page when the browser does not trust the certificate', function () {
   this.timeout(30000)
-  const servers = useServers()
+  const servers = useServers({ lanes: NODE_LANES })
   let browser = null
   before(async () => {
     // Another key's hash: Chromium now rejects the lanes' certificate.

@@ -4,12 +4,15 @@
 // request, per lane (the page itself only learns "status 0").
 const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
+const { LANES } = require('../../server/lanes')
+// The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
+const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../support/browser')
 const { runPageCell } = require('../../bench/cells')
 
 describe('runner: failed requests reach the report by lane and net::ERR name', function () {
   this.timeout(60000)
-  const servers = useServers()
+  const servers = useServers({ lanes: NODE_LANES })
 
   it('notes net::ERR_CONNECTION_RESET (2×) on each lane whose requests the browser failed', async () => {
     const browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })

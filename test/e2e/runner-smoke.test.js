@@ -7,6 +7,7 @@ const path = require('node:path')
 const { validateResults } = require('../../bench/results-schema')
 const { EXPERIMENTS } = require('../../bench/experiments')
 const { runNode } = require('../support/run-node')
+const { LANES } = require('../../server/lanes')
 
 const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
 
@@ -52,7 +53,7 @@ describe('npm run bench -- all --smoke (the real command)', function () {
   it('has rows for every experiment, cell and lane, with samples and no failures', () => {
     for (const e of EXPERIMENTS.filter(x => !x.networks || x.networks.includes('devtools'))) {
       const rows = json.results.filter(r => r.experiment === e.id)
-      const lanes = e.lanes || ['h1', 'h2', 'h2n']
+      const lanes = e.lanes || LANES.map(l => l.name)
       const perCell = lanes.length * (e.kind === 'page' ? 1 : 2)
       assert.ok(rows.length > 0 && rows.length % perCell === 0, `${e.id}: ${rows.length} rows`)
       assert.deepEqual([...new Set(rows.map(r => r.lane))], lanes, e.id)
@@ -66,7 +67,8 @@ describe('npm run bench -- all --smoke (the real command)', function () {
 
   it('saw the protocols each lane speaks, through the page', () => {
     const page = json.results.filter(r => r.experiment === 'delay')
-    for (const r of page) assert.equal(r.protocol, r.lane === 'h1' ? 'http/1.1' : 'h2', r.lane)
+    for (const r of page) assert.equal(r.protocol, LANES.find(l => l.name === r.lane).protocol, r.lane)
+    assert.ok(page.some(r => r.lane === 'h3' && r.protocol === 'h3'), 'the h3 lane spoke h3 in the runner')
   })
 
   it('push in Chromium: refused by the browser, said so rather than timed as a push', () => {

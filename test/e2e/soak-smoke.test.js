@@ -91,7 +91,7 @@ describe('npm run soak -- --smoke --json (Chromium against every lane, the serve
 describe('npm run soak: bad options', () => {
   for (const [args, pattern] of [
     [['--minutes', '-1'], /^soak: --minutes must be a number of minutes from 0\.05 to 1440, e\.g\. 30 or 0\.5; got "-1"$/],
-    [['--lanes', 'h1,h3'], /^soak: --lanes: unknown lane "h3"; lanes are h1, h2, h2n$/],
+    [['--lanes', 'h1,h4'], /^soak: --lanes: unknown lane "h4"; lanes are h1, h2, h2n, h3, h2e$/],
     [['--minute', '5'], /^soak: Unknown option '--minute'; options are --minutes, /],
     [['--interval', '0'], /^soak: --interval must be a number of seconds from 0\.5 to 300; got "0"$/],
     [['--smoke', '--minutes', '1'], /^soak: --smoke sets its own length/]

@@ -2,6 +2,9 @@
 
 const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
+const { LANES } = require('../../server/lanes')
+// The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
+const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../support/browser')
 
 const MIB = 1024 * 1024
@@ -62,7 +65,7 @@ async function loadPushPage (page, origin) {
 
 describe('torture: Chromium against every lane', function () {
   this.timeout(240000)
-  const servers = useServers()
+  const servers = useServers({ lanes: NODE_LANES })
 
   it('serves ≥ 1,000 mixed requests with zero failures, on fresh and warm connections, plus the push page', async () => {
     let requests = 0

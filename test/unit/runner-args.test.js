@@ -10,7 +10,7 @@ const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
 describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
     assert.deepEqual(parseRunArgs(['delay']), {
-      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n'], networks: ['devtools'], out: null, json: false, smoke: false
+      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], out: null, json: false, smoke: false
     })
   })
 
@@ -58,8 +58,8 @@ describe('runner: command line', () => {
     [['delay', '--repeats', '0'], /--repeats must be an integer 1…100; got "0"/],
     [['delay', '--repeats', '2.5'], /--repeats must be an integer 1…100; got "2.5"/],
     [['delay', '--repeats', '101'], /--repeats must be an integer 1…100/],
-    [['delay', '--lanes', 'h3'], /--lanes: unknown lane "h3"; lanes are h1, h2, h2n/],
-    [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n/],
+    [['delay', '--lanes', 'h4'], /--lanes: unknown lane "h4"; lanes are h1, h2, h2n, h3, h2e/],
+    [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
     [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --out, --json, --smoke, --from, --help/],
@@ -74,7 +74,7 @@ describe('runner: command line', () => {
   it('the command exits 2 with one line on stderr for bad arguments, 0 with usage for --help', () => {
     const bad = spawnSync(process.execPath, [RUN, 'delay', '--lanes', 'h9'], { encoding: 'utf8' })
     assert.equal(bad.status, 2)
-    assert.equal(bad.stderr, 'h2bench-run: --lanes: unknown lane "h9"; lanes are h1, h2, h2n\n')
+    assert.equal(bad.stderr, 'h2bench-run: --lanes: unknown lane "h9"; lanes are h1, h2, h2n, h3, h2e\n')
     assert.equal(bad.stdout, '')
     const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' })
     assert.equal(help.status, 0)
