@@ -117,6 +117,20 @@ async function freePort (host) {
   throw new EdgeError(`found no port free for both TCP and UDP on ${host}`)
 }
 
+// A folder of a process that is gone (killed with SIGKILL: Caddy died with
+// it, its folder stayed): removed, so /tmp does not fill up with keys.
+function removeStaleFolders () {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const m = /^h2bench-caddy-(\d+)-/.exec(name)
+    if (!m) continue
+    try {
+      process.kill(Number(m[1]), 0)
+    } catch (err) {
+      if (err.code === 'ESRCH') fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+    }
+  }
+}
+
 // Starts Caddy with `servers` (see caddyConfig; port 0: any free port) and
 // the certificate tls = { key, cert }. Resolves once Caddy serves, with
 // { pid, ports: { name: port }, version, close() }; rejects with Caddy's own
@@ -125,7 +139,8 @@ async function freePort (host) {
 async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
   const executable = findCaddy()
   if (!executable) throw new EdgeError(edgeUnavailableReason())
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-caddy-'))
+  removeStaleFolders()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `h2bench-caddy-${process.pid}-`))
   const files = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), data: path.join(dir, 'data'), config: path.join(dir, 'caddy.json') }
   fs.writeFileSync(files.key, tls.key, { mode: 0o600 })
   fs.writeFileSync(files.cert, tls.cert)
