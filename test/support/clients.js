@@ -3,10 +3,17 @@
 const https = require('node:https')
 const http2 = require('node:http2')
 const tls = require('node:tls')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { execFile } = require('node:child_process')
+const { ensureH3get } = require('../../tools/h3get/build')
 
-// Minimal real clients for the lanes: node:https for HTTP/1.1 and
-// node:http2 for h2. Both verify the test certificate (no rejectUnauthorized
-// shortcuts), so a wrong SAN or chain fails the test.
+// Minimal real clients for the lanes: node:https for HTTP/1.1, node:http2
+// for h2, and h3get (tools/h3get: quic-go's http3 client, built on first
+// use) for HTTP/3 over QUIC. All verify the test certificate (no
+// rejectUnauthorized shortcuts), so a wrong SAN or chain fails the test.
 
 function h1Get (url, { ca, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
@@ -91,9 +98,69 @@ function noAlpnRequest (url, { ca } = {}) {
   })
 }
 
+// The CA as a file for h3get (--ca FILE): one per certificate, removed at exit.
+const caFiles = new Map()
+let caDir = null
+function caFile (ca) {
+  const pem = Buffer.from(ca)
+  const key = crypto.createHash('sha256').update(pem).digest('hex')
+  if (!caFiles.has(key)) {
+    if (!caDir) {
+      caDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-h3get-'))
+      process.once('exit', () => fs.rmSync(caDir, { recursive: true, force: true }))
+    }
+    const file = path.join(caDir, `${key.slice(0, 16)}.pem`)
+    fs.writeFileSync(file, pem)
+    caFiles.set(key, file)
+  }
+  return caFiles.get(key)
+}
+
+// Runs h3get with `args` (its modes: --repeat, --cancel, --alpn, …) for
+// `url`, asynchronously (the servers run in this process). Resolves with
+// its JSON result, which is { error } when h3get failed (exit code 1);
+// rejects only when h3get did not run or printed no JSON.
+async function h3get (url, args = [], { ca, headers = {}, timeoutMs = 30000 } = {}) {
+  const binary = await ensureH3get()
+  const argv = [...(ca ? ['--ca', caFile(ca)] : []), '--timeout', `${timeoutMs}ms`,
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), ...args, url]
+  return new Promise((resolve, reject) => {
+    // The body comes base64 in the JSON: 16 MiB is about 22 MB of output.
+    execFile(binary, argv, { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs + 5000 }, (err, stdout, stderr) => {
+      let result
+      try {
+        result = JSON.parse(stdout)
+      } catch {
+        return reject(new Error(`h3get ${argv.join(' ')}: ${err ? err.message : 'no JSON'} ${String(stderr).trim()}`))
+      }
+      if (err && !result.error) return reject(new Error(`h3get ${argv.join(' ')}: ${err.message}`))
+      resolve(result)
+    })
+  })
+}
+
+// Registers a before() hook that builds h3get if needed (the first build
+// fetches quic-go through Go's module proxy: about 30-45 s on 2 cores), so no
+// test's own timeout pays for it. Call it in a describe() before useServers().
+function useH3Client () {
+  before(function () {
+    this.timeout(11 * 60 * 1000)
+    return ensureH3get()
+  })
+}
+
+// One GET over HTTP/3 (QUIC), in h1Get's and h2Get's shape, plus `proto`
+// ("HTTP/3.0") and `timings`; alpn is what the QUIC handshake negotiated.
+async function h3Get (url, opts = {}) {
+  const r = await h3get(url, [], opts)
+  if (r.error) throw new Error(`HTTP/3 GET ${url}: ${r.error}`)
+  return { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64'), alpn: r.alpn, proto: r.proto, timings: r.timings }
+}
+
 // GET over the protocol the lane speaks.
 function laneGet (lane, path, opts) {
+  if (lane.protocol === 'h3') return h3Get(lane.url + path, opts)
   return lane.protocol === 'h2' ? h2Get(lane.url + path, opts) : h1Get(lane.url + path, opts)
 }
 
-module.exports = { h1Get, h2Get, h2Session, alpnHandshake, noAlpnRequest, laneGet }
+module.exports = { h1Get, h2Get, h3Get, h3get, useH3Client, h2Session, alpnHandshake, noAlpnRequest, laneGet }
