@@ -35,8 +35,9 @@ describe('npm start (server/index.js)', function () {
   after(() => fs.rmSync(certsDir, { recursive: true, force: true }))
   // A failed test must not leave a server running (mocha would never exit).
   afterEach(() => { for (const child of children) child.kill('SIGKILL') })
-  // Every server on a free port: a test must not depend on 3000…3003 being free.
-  const ports = ['--port', '0', '--h1-port', '0', '--h2-port', '0', '--h2n-port', '0', '--certs-dir']
+  // Every server on a free port: a test must not depend on 3000…3005 being
+  // free (h3 and h2e: Caddy's ports, TCP and, for h3, UDP).
+  const ports = ['--port', '0', '--h1-port', '0', '--h2-port', '0', '--h2n-port', '0', '--h3-port', '0', '--h2e-port', '0', '--certs-dir']
 
   it('prints --help and exits 0', async () => {
     const out = await runCli(['--help']).exited

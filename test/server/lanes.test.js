@@ -3,10 +3,12 @@
 const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
 const { forEachLane } = require('../support/lanes')
-const { laneGet, alpnHandshake, noAlpnRequest } = require('../support/clients')
+const { LANES } = require('../../server/lanes')
+const { laneGet, alpnHandshake, noAlpnRequest, h1Get, h2Get, h3get, useH3Client } = require('../support/clients')
 const { payload, MIB } = require('../../server/payload')
 
 describe('lanes over real TLS', function () {
+  useH3Client()
   const servers = useServers()
   const ca = () => servers.tls.cert
 
@@ -14,17 +16,63 @@ describe('lanes over real TLS', function () {
     const lane = () => servers.lane(laneDef.name)
     const get = path => laneGet(lane(), path, { ca: ca() })
 
-    it(`negotiates only ${laneDef.protocol} by ALPN`, async () => {
-      assert.deepEqual(await alpnHandshake(lane().url, ['h2', 'http/1.1'], { ca: ca() }), { alpn: laneDef.protocol })
-      const other = laneDef.protocol === 'h2' ? 'http/1.1' : 'h2'
-      const refused = await alpnHandshake(lane().url, [other], { ca: ca() })
-      assert.notEqual(refused.alpn, other, `lane ${laneDef.name} accepted ALPN ${other}`)
-    })
+    if (!laneDef.edge) {
+      it(`negotiates only ${laneDef.protocol} by ALPN`, async () => {
+        assert.deepEqual(await alpnHandshake(lane().url, ['h2', 'http/1.1'], { ca: ca() }), { alpn: laneDef.protocol })
+        const other = laneDef.protocol === 'h2' ? 'http/1.1' : 'h2'
+        const refused = await alpnHandshake(lane().url, [other], { ca: ca() })
+        assert.notEqual(refused.alpn, other, `lane ${laneDef.name} accepted ALPN ${other}`)
+      })
+    } else if (laneDef.protocol === 'h2') {
+      // Unlike h2 and h2n, which refuse anything but h2: Caddy 2.6 enables
+      // HTTP/2 only together with HTTP/1.1 (its `protocols` must include h1
+      // when h2 is there), so its TLS offers both and a client that offers
+      // only http/1.1 is served HTTP/1.1. The page sees and flags that from
+      // X-H2bench-Protocol; browsers always offer h2.
+      it('negotiates h2 by ALPN over TCP, and http/1.1 with a client that offers only that (Caddy 2.6)', async () => {
+        assert.deepEqual(await alpnHandshake(lane().url, ['h2', 'http/1.1'], { ca: ca() }), { alpn: 'h2' })
+        assert.deepEqual(await alpnHandshake(lane().url, ['h2'], { ca: ca() }), { alpn: 'h2' })
+        assert.deepEqual(await alpnHandshake(lane().url, ['http/1.1'], { ca: ca() }), { alpn: 'http/1.1' })
+      })
 
-    it(laneDef.protocol === 'h2' ? 'closes a client that negotiated no ALPN (no silent HTTP/1.1)' : 'serves a client without ALPN', async () => {
+      it('does not answer QUIC: HTTP/2 over TCP only', async () => {
+        const r = await h3get(lane().url, ['--alpn', 'h3'], { ca: ca(), timeoutMs: 1500 })
+        assert.ok(r.error, `lane ${laneDef.name} completed a QUIC handshake: ${JSON.stringify(r)}`)
+      })
+    } else {
+      // HTTP/3 negotiates h3 in QUIC's own TLS handshake (RFC 9114 §3.1);
+      // a QUIC client offering no ALPN the server knows is refused with
+      // CRYPTO_ERROR 0x178, no_application_protocol (RFC 9001 §8.1).
+      it('negotiates h3 by ALPN over QUIC and refuses a QUIC client offering anything else', async () => {
+        assert.deepEqual(await h3get(lane().url, ['--alpn', 'h3'], { ca: ca() }), { alpn: 'h3' })
+        const refused = await h3get(lane().url, ['--alpn', 'h2,http/1.1,hq-interop'], { ca: ca() })
+        assert.match(refused.error || '', /0x178|no application protocol/, JSON.stringify(refused))
+      })
+
+      // The same port on TCP answers clients without QUIC (and tells them of
+      // h3 in Alt-Svc): a fallback the page flags, never counted as h3.
+      it('answers h2 and http/1.1 over TCP on the same port as a fallback', async () => {
+        assert.deepEqual(await alpnHandshake(lane().url, ['h2', 'http/1.1'], { ca: ca() }), { alpn: 'h2' })
+        assert.deepEqual(await alpnHandshake(lane().url, ['http/1.1'], { ca: ca() }), { alpn: 'http/1.1' })
+        const port = new URL(lane().url).port
+        for (const res of [await h2Get(`${lane().url}/lane`, { ca: ca() }), await h1Get(`${lane().url}/lane`, { ca: ca() })]) {
+          assert.equal(res.status, 200)
+          assert.equal(res.headers['x-h2bench-protocol'], res.alpn)
+          assert.equal(res.headers['alt-svc'], `h3=":${port}"; ma=2592000`)
+        }
+      })
+    }
+
+    // h1: HTTP/1.1 is its protocol. h2, h2n: close, so they never measure
+    // HTTP/1.1 while claiming h2. The edge lanes' TCP ports (Go's TLS, which
+    // Caddy 2.6 cannot make require ALPN) serve such a client HTTP/1.1, and
+    // the app reports that protocol, so it is never counted as h2 or h3.
+    const closesWithoutAlpn = laneDef.protocol === 'h2' && !laneDef.edge
+    it(closesWithoutAlpn ? 'closes a client that negotiated no ALPN (no silent HTTP/1.1)' : 'serves a client without ALPN HTTP/1.1, and says so', async () => {
       const reply = await noAlpnRequest(lane().url, { ca: ca() })
-      if (laneDef.protocol === 'h2') assert.equal(reply, '')
-      else assert.match(reply, /^HTTP\/1\.1 200/)
+      if (closesWithoutAlpn) return assert.equal(reply, '')
+      assert.match(reply, /^HTTP\/1\.1 200/)
+      assert.match(reply, /\r\nx-h2bench-protocol: http\/1\.1\r\n/i)
     })
 
     for (const size of [0, 1, 1000, 100 * 1024, MIB + 7, 16 * MIB]) {
@@ -32,6 +80,7 @@ describe('lanes over real TLS', function () {
         const res = await get(`/option?size=${size}`)
         assert.equal(res.status, 200)
         assert.equal(res.alpn, laneDef.protocol)
+        if (laneDef.protocol === 'h3') assert.equal(res.proto, 'HTTP/3.0')
         assert.equal(res.body.length, size)
         assert.equal(Number(res.headers['content-length']), size)
         assert.ok(res.body.equals(payload(size)), 'body differs from the payload block')
@@ -54,6 +103,11 @@ describe('lanes over real TLS', function () {
       assert.match(h['server-timing'], /^delay;dur=\d+(\.\d)?;desc="server delay \(asked 5 ms\)"$/)
       assert.equal(h['x-h2bench-lane'], laneDef.name)
       assert.equal(h['x-h2bench-protocol'], laneDef.protocol)
+      // What the edge adds: its name, and on QUIC no Alt-Svc (the client is
+      // already there).
+      if (laneDef.edge) assert.equal(h.server, 'Caddy')
+      else assert.equal(h.server, undefined)
+      assert.equal(h['alt-svc'], undefined)
     })
 
     it('honours the delay and reports the delay it waited', async () => {
@@ -96,26 +150,57 @@ describe('lanes over real TLS', function () {
 })
 
 describe('every lane answers alike', function () {
+  useH3Client()
   const servers = useServers()
   // Per-connection headers HTTP/2 does not have, and values that differ by design.
   const HOP = new Set(['date', 'connection', 'keep-alive', ':status'])
   const VARYING = new Set(['x-h2bench-lane', 'x-h2bench-protocol', 'server-timing'])
 
+  // Every lane over its own protocol, and the h3 lane's TCP fallback too
+  // (h2 and HTTP/1.1 on the same port), since clients without QUIC get those.
+  function answersOf (path) {
+    const ca = servers.tls.cert
+    const h3 = servers.lane('h3')
+    return Promise.all([
+      ...servers.running.lanes.map(lane => laneGet(lane, path, { ca }).then(res => ({ lane, via: lane.protocol, res }))),
+      ...(h3 ? [h2Get(h3.url + path, { ca }).then(res => ({ lane: h3, via: 'h2 over TCP', res })),
+        h1Get(h3.url + path, { ca }).then(res => ({ lane: h3, via: 'http/1.1 over TCP', res }))] : [])
+    ])
+  }
+
+  // The only headers an edge lane may add: `Server: Caddy`, and Alt-Svc
+  // advertising h3 on this port on the h3 lane's TCP answers. Each is checked
+  // and then removed; anything else an edge adds or drops fails the test.
+  function withoutEdgeHeaders ({ lane, via, res }) {
+    const headers = { ...res.headers }
+    const laneDef = LANES.find(l => l.name === lane.name)
+    const where = `lane ${lane.name} via ${via}`
+    if (laneDef.edge) {
+      assert.equal(headers.server, 'Caddy', where)
+      delete headers.server
+    }
+    if (lane.protocol === 'h3' && via !== 'h3') {
+      assert.equal(headers['alt-svc'], `h3=":${new URL(lane.url).port}"; ma=2592000`, where)
+      delete headers['alt-svc']
+    }
+    return headers
+  }
+
   for (const path of ['/option?size=4321&delay=1', '/option?size=-1', '/option?delay=99999999', '/push?assets=2&size=10', '/asset/1.js?size=99',
     '/push?assets=1&mode=pull', '/push?assets=0', '/push?assets=1&delay=x', '/push?assets=1&tag=a%20b', '/asset/0.js?delay=x', '/asset/0.js?size=-1', '/nope']) {
     it(`GET ${path}: same status, headers and bytes on every lane`, async () => {
-      const answers = await Promise.all(servers.running.lanes.map(lane => laneGet(lane, path, { ca: servers.tls.cert })))
+      const answers = await answersOf(path)
       const page = path.startsWith('/push') // names its lane and push outcome
-      const shape = res => ({
-        status: Number(res.status),
-        headers: Object.fromEntries(Object.entries(res.headers)
+      const shape = answer => ({
+        status: Number(answer.res.status),
+        headers: Object.fromEntries(Object.entries(withoutEdgeHeaders(answer))
           .filter(([k]) => !HOP.has(k) && !k.startsWith(':'))
           .map(([k, v]) => [k, VARYING.has(k) || k === 'x-h2bench-push' || (page && k === 'content-length') ? typeof v : v])
           .sort(([a], [b]) => a.localeCompare(b))),
-        body: page ? res.body.toString().replace(/lane \w+|\(\w+\)|promised=\d+|refused-by-client|unsupported-by-lane/g, '') : res.body.toString('base64')
+        body: page ? answer.res.body.toString().replace(/lane \w+|\(\w+\)|promised=\d+|refused-by-client|unsupported-by-lane/g, '') : answer.res.body.toString('base64')
       })
       const [first, ...rest] = answers.map(shape)
-      for (const other of rest) assert.deepEqual(other, first)
+      rest.forEach((other, i) => assert.deepEqual(other, first, `lane ${answers[i + 1].lane.name} via ${answers[i + 1].via} differs from lane ${answers[0].lane.name}`))
     })
   }
 })

@@ -2,13 +2,20 @@
 
 const assert = require('node:assert/strict')
 const { useServers } = require('../support/servers')
-const { h2Session, h2Get, h1Get, laneGet } = require('../support/clients')
+const { h2Session, h2Get, h1Get, laneGet, useH3Client } = require('../support/clients')
 const { assetBody } = require('../../server/routes/push')
 const { payloadBlock } = require('../../server/payload')
 const { forEachLane } = require('../support/lanes')
 const { LANES } = require('../../server/lanes')
 
+// The h2 lanes that push. h2e (Caddy) speaks HTTP/2 but never pushes
+// (pushSupport 'unsupported', server/lanes/edge.js), and h3 has no push a
+// client would accept; the tests below that go over every lane check what
+// those lanes say instead.
+const PUSH_LANES = LANES.filter(l => l.protocol === 'h2' && !l.edge)
+
 describe('pushed-asset route', function () {
+  useH3Client() // the tests over every lane reach the h3 lane over HTTP/3
   const servers = useServers()
   const ca = () => servers.tls.cert
   const stats = async lane => JSON.parse((await h2Get(`${lane.url}/push/stats`, { ca: ca() })).body)
@@ -93,7 +100,7 @@ describe('pushed-asset route', function () {
       const res = await h2Get(`${lane().url}/option?size=10`, { ca: ca() })
       assert.equal(res.body.length, 10)
     })
-  }, LANES.filter(l => l.protocol === 'h2'))
+  }, PUSH_LANES)
 
   describe('lane h1 (https)', () => {
     it('says it cannot push and serves the page and assets by request', async () => {
@@ -103,6 +110,24 @@ describe('pushed-asset route', function () {
       const asset = await h1Get(`${lane.url}/asset/1.js?size=64`, { ca: ca() })
       assert.equal(asset.body.length, 64)
       assert.equal(asset.headers['content-type'], 'application/javascript; charset=utf-8')
+    })
+  })
+
+  describe('edge lanes h2e and h3 (Caddy)', () => {
+    it('say they cannot push, even to an HTTP/2 client that allows it, and serve the assets by request', async () => {
+      const s = h2Session(servers.lane('h2e').url, { ca: ca(), enablePush: true })
+      try {
+        const res = await s.get('/push?assets=2&size=64')
+        assert.equal(res.headers['x-h2bench-push'], 'unsupported-by-lane')
+        assert.equal(s.pushes.length, 0)
+      } finally {
+        await s.close()
+      }
+      const h3 = await laneGet(servers.lane('h3'), '/push?assets=2&size=64', { ca: ca() })
+      assert.equal(h3.alpn, 'h3')
+      assert.equal(h3.headers['x-h2bench-push'], 'unsupported-by-lane')
+      const asset = await laneGet(servers.lane('h3'), '/asset/1.js?size=64', { ca: ca() })
+      assert.ok(asset.body.equals(assetBody(64)))
     })
   })
 
