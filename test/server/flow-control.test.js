@@ -12,6 +12,8 @@ const { forEachLane } = require('../support/lanes')
 const { connectRaw } = require('../support/h2-frames')
 const { LANES } = require('../../server/lanes')
 
+// Every HTTP/2 lane, h2e (Caddy's Go net/http) included: RFC 9113's flow
+// control binds any server, and Caddy passes these as they are.
 const H2_LANES = LANES.filter(l => l.protocol === 'h2')
 const CONNECTION_WINDOW = 65535 // RFC 9113 6.9.2: the initial connection window, changed only by WINDOW_UPDATE
 
