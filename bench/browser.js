@@ -41,7 +41,9 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
       `--ignore-certificate-errors-spki-list=${spki}`,
       ...(quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic']),
       '--no-sandbox', '--disable-gpu', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // chrome.benchmarking.closeConnections(): site-page cells load every page on new connections (bench/site-page.js)
+      '--enable-net-benchmarking'
     ]
   })
   const close = async () => {

@@ -42,6 +42,11 @@ function formatDuration (ms) {
 // and to scale by what the run has measured so far.
 function estimateCellMs (entry, { lanes, repeats, budgetMs, bytesPerMs = 30000 }) {
   const { experiment, cell } = entry
+  // An experiment whose cells are not presets estimates its own (h3-ttfb, h3-hol).
+  if (experiment.estimateMs) {
+    const own = experiment.estimateMs(cell, { lanes })
+    return repeatsFor(repeats, own, budgetMs) * own
+  }
   const cdp = toCdp(presetByName(cell.preset))
   const size = cell.size === undefined ? 0 : parseSize(cell.size)
   const transfer = bytes => cdp.downloadThroughput > 0 ? bytes / cdp.downloadThroughput * 1000 : bytes / bytesPerMs

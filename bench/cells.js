@@ -14,14 +14,16 @@ const { runInside } = require('./in-namespace')
 
 // A cell's network: the preset as DevTools throttling (CDP, per request), or
 // as the packet-level link the browser sits behind (`link`: link/session.js's
-// session; CDP throttling then off). Returns what the row records.
-async function applyNetwork (cdp, preset, link) {
+// session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
+// (link/spec.js) instead of a preset: link networks only. Returns what the row records.
+async function applyNetwork (cdp, preset, link, spec = null) {
   if (!link) {
+    if (spec) throw new Error(`a cell with its own link "${spec}" runs only with --network link`)
     await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(preset)))
     return { network: 'devtools', link: null, linkSpec: null }
   }
   if (cdp) await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName('No throttling')))
-  const active = await link.control.change(linkSpecFor(preset))
+  const active = await link.control.change(spec || linkSpecFor(preset))
   return { network: 'link', link: active.description, linkSpec: active.text }
 }
 
@@ -88,7 +90,7 @@ function runInPage (page, options) {
 // repeat as a multi-repeat run would do it.
 async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, log = () => {} }) {
   const { cell } = entry
-  const network = await applyNetwork(cdp, cell.preset, link)
+  const network = await applyNetwork(cdp, cell.preset, link, cell.link)
   const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [] }]))
   // A page cell never stops its batches: an abort is the browser's own doing too.
   const netErrors = watchNetErrors(page, laneInfo)
@@ -192,7 +194,7 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
     // of a site it just talked to has them already, and DevTools throttling
     // leaves connection setup alone anyway.
     for (const lane of laneInfo) await tab.goto(`${lane.url}/lane`)
-    const network = await applyNetwork(cdp, cell.preset, link)
+    const network = await applyNetwork(cdp, cell.preset, link, cell.link)
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
     const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
@@ -244,7 +246,7 @@ async function runPushProtocolCell ({ entry, laneInfo, repeats, link }) {
   }
   let rows, network
   if (link) {
-    network = await applyNetwork(null, cell.preset, link)
+    network = await applyNetwork(null, cell.preset, link, cell.link)
     rows = await runInside(link.opened.spawnInside, require.resolve('./push-protocol'), 'runPushProtocol', args)
   } else {
     if (cell.preset !== 'No throttling') throw new Error(`push-protocol cells run without DevTools (no browser): preset ${cell.preset} needs --network link`)

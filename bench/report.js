@@ -216,11 +216,14 @@ const INTRO = [
   'network of its day, and its server sent more bytes than asked; compare shapes and ratios, not absolute values.'
 ]
 
+// An experiment's own tables under its main one (h3-ttfb, h3-hol): [{ title, head, body }].
+const extraTables = (experiment, rows) => experiment.extraTables && rows.length ? experiment.extraTables(rows) : []
+
 function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows) }
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
   })
 }
 
@@ -236,6 +239,7 @@ function toMarkdown (report) {
     for (const r of s.remarks) out.push(`- ${r}`)
     out.push('')
     if (s.bounds) out.push('Against the physical lower bound of each workload on its network:', '', markdownTable(s.bounds), '')
+    for (const t of s.extra) out.push(`${t.title}:`, '', markdownTable(t), '')
   }
   return out.join('\n')
 }
@@ -254,7 +258,8 @@ function toHtml (report) {
     const items = [...s.verdicts.map(v => `<li><strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`),
       ...s.remarks.map(r => `<li>${inline(r)}</li>`)]
     const bounds = s.bounds ? `<p>Against the physical lower bound of each workload on its network:</p>${htmlTable(s.bounds)}` : ''
-    return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}</section>`
+    const extra = s.extra.map(t => `<p>${esc(t.title)}:</p>${htmlTable(t)}`).join('\n')
+    return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}${extra}</section>`
   })
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))

@@ -57,7 +57,45 @@ const OPTIONAL = {
   linkSpec: 'string|null',
   pushOutcome: 'string|null',
   assetMedian: 'number|null',
-  pushed: 'integer'
+  pushed: 'integer',
+  // site-page rows (h3-pages, h3-cc; bench/site-page.js): time to first byte, the page's
+  // resources and their protocols, the TCP congestion control set and what the sockets used.
+  responseStartMedian: 'number|null',
+  resources: 'integer',
+  resourceProtocols: 'string|null',
+  cc: 'string|null',
+  ccVia: 'string|null',
+  ccSeen: 'string|null',
+  // h3-ttfb rows (bench/h3-study.js): the round trips before the first byte, and how the connection was made.
+  ttfb: {
+    rttMs: 'number',
+    serverMs: 'number|null',
+    roundTrips: 'number|null',
+    roundTripSamples: 'number[]',
+    roundTripsClean: 'number|null',
+    cleanSamples: 'integer',
+    connectMs: 'number|null',
+    preConnectMs: 'number|null',
+    requestBeforeConnectEnd: 'integer',
+    newConnections: 'integer',
+    warmReused: 'integer',
+    handshakes: 'integer',
+    resumed: 'integer',
+    zeroRttAttempted: 'integer',
+    zeroRtt: 'integer',
+    initialRetransmits: 'integer'
+  },
+  // h3-hol rows: completion times of the requests within a batch (medians over the batches).
+  hol: {
+    lossPct: 'number',
+    rttMs: 'number',
+    batches: 'integer',
+    p10: 'number|null',
+    p50: 'number|null',
+    p90: 'number|null',
+    spreadMs: 'number|null',
+    firstMs: 'number|null'
+  }
 }
 
 function typeOk (value, type) {
@@ -86,6 +124,7 @@ function checkObject (value, fields, where, errors, optional = {}) {
   for (const key of Object.keys(value)) {
     if (key in fields) continue
     if (!(key in optional)) errors.push(`${where}.${key}: not in the schema`)
+    else if (typeof optional[key] === 'object') checkObject(value[key], optional[key], `${where}.${key}`, errors)
     else if (!typeOk(value[key], optional[key])) errors.push(`${where}.${key}: expected ${optional[key]}, got ${shown(value[key])}`)
   }
 }

@@ -18,9 +18,11 @@ const { validateResults } = require('./results-schema')
 const { startLanes, startLanesBehindLink } = require('./start-lanes')
 const { quietly, chromiumVersion, gitCommit } = require('./provenance')
 const { unavailableReason } = require('../link/namespace')
+const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('./private-netns')
 
 const ROOT = path.join(__dirname, '..')
-const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell }
+const { runTtfbCell, runHolCell } = require('./h3-study')
+const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell, ttfb: runTtfbCell, hol: runHolCell, 'site-page': require('./site-page').runSitePageCell }
 
 function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt }) {
   const cpus = os.cpus()
@@ -195,6 +197,10 @@ async function main (argv) {
     return 0
   }
   if (opts.from) return rebuild(opts)
+  // Behind a link the runner runs in a network namespace of its own: the
+  // link and its TCP settings never touch the host's (bench/private-netns.js).
+  if (needsPrivateNamespace(opts.networks)) return rerunInPrivateNamespace(__filename, argv)
+  await preparePrivateNamespace()
   opts.argv = argv
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))

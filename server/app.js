@@ -40,6 +40,7 @@ function createApp (lane) {
   app.get('/push', push.page)
   app.get('/push/stats', push.stats)
   app.get('/asset/:i(\\d+).js', push.asset)
+  app.use('/site', require('./routes/site').siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
 
   app.use((req, res) => {
     res.status(404).json({
