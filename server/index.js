@@ -48,6 +48,7 @@ async function main (argv) {
   console.log(`h2bench page   ${running.page.url}/`)
   for (const lane of running.lanes) console.log(`lane ${lane.name.padEnd(4)}     ${lane.url}/  ${lane.label}`)
   for (const lane of running.unavailable) console.log(`lane ${lane.name.padEnd(4)}     not started: ${lane.reason}`)
+  if (running.edge) console.log(`edge           Caddy ${running.edge.version} (${running.edge.executable})${running.edge.warning ? `\n  WARNING: ${running.edge.warning}` : ''}`)
   console.log(`certificate SPKI sha256: ${tls.spki}`)
   console.log('Open the page in Chrome/Chromium trusting this certificate (or run `npm run chrome`):')
   const inside = session ? `${session.opened.nsenterPrefix.join(' ')} ` : '' // the page is only reachable through the link

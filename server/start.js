@@ -131,7 +131,7 @@ async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
       page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer },
       lanes: laneInfo,
       unavailable,
-      edge: edge && { pid: edge.pid, version: edge.version },
+      edge: edge && { pid: edge.pid, executable: edge.executable, version: edge.version, warning: edge.warning },
       close: closeAll
     }
   } catch (err) {

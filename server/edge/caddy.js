@@ -7,6 +7,7 @@ const net = require('node:net')
 const dgram = require('node:dgram')
 const { spawn, spawnSync } = require('node:child_process')
 const debug = require('debug')('h2bench:caddy')
+const { ensureCaddy } = require('../../tools/caddy/build')
 
 // Caddy, a maintained HTTP/3 server (quic-go), as the edge in front of the
 // shared app: one process, one server per edge lane (server/lanes/h3-caddy.js,
@@ -16,7 +17,13 @@ const debug = require('debug')('h2bench:caddy')
 // certificate, streaming (flush_interval -1, every write passed on at once),
 // and the protocol the edge spoke handed to the app in a request header.
 
-const INSTALL_HINT = 'install Caddy 2.6 or newer (Debian/Ubuntu: `sudo apt-get install -y caddy`) or set CADDY_PATH to its executable'
+const INSTALL_HINT = 'build Caddy with `npm run build:caddy` (needs Go >= 1.26; `npm install` does it when Go is there), ' +
+  'or install one (Debian/Ubuntu: `sudo apt-get install -y caddy`, 2.6.2: see README for its faults), or set CADDY_PATH to its executable'
+// What a system Caddy older than 2.7 (Debian 12's 2.6.2: Go 1.19, quic-go
+// 0.29) gets wrong, measured by this project's tests and study (README, "HTTP/3").
+const OLD_CADDY_NOTE = 'drops the second packet of Chromium\'s two-packet (post-quantum) QUIC ClientHello, costing cold h3 ' +
+  'handshakes about two extra round trips, and has no defence against HTTP/2 rapid reset (CVE-2023-44487); ' +
+  '`npm run build:caddy` builds a current one'
 const EDGE_PROTOCOL_HEADER = 'x-h2bench-edge-protocol'
 const READY = 'serving initial configuration'
 const START_TIMEOUT_MS = 15000
@@ -24,9 +31,13 @@ const UPSTREAM_IDLE_S = 60 // the lanes' apps keep idle connections 120 s (serve
 
 class EdgeError extends Error {}
 
-// CADDY_PATH, else `caddy` on the PATH; null when there is none.
+// The Caddy to use: CADDY_PATH, else the one tools/caddy builds (pinned,
+// current: Caddy 2.11 with quic-go 0.63), else `caddy` on the PATH; null
+// when there is none.
 function findCaddy (env = process.env) {
   if (env.CADDY_PATH) return fs.existsSync(env.CADDY_PATH) ? env.CADDY_PATH : null
+  const built = ensureCaddy.binaryPath()
+  if (fs.existsSync(built)) return built
   for (const dir of (env.PATH || '').split(path.delimiter).filter(Boolean)) {
     const file = path.join(dir, 'caddy')
     try {
@@ -37,6 +48,14 @@ function findCaddy (env = process.env) {
     }
   }
   return null
+}
+
+// A one-line warning about the Caddy in use, or null: versions before 2.7
+// carry the faults in OLD_CADDY_NOTE.
+function caddyWarning (version) {
+  const m = /^v?(\d+)\.(\d+)/.exec(version || '')
+  if (!m || Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 7)) return null
+  return `Caddy ${version} ${OLD_CADDY_NOTE}`
 }
 
 // Why the edge lanes cannot start here, in one line; null when they can.
@@ -196,9 +215,12 @@ async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
     exitedPromise.then(({ code, signal }) => fail(`Caddy exited (${signal || `code ${code}`}) before serving: ${lastError || 'no reason given'}`))
   })
   let closing = null
+  const version = caddyVersion(executable)
   return {
     pid: child.pid,
-    version: caddyVersion(executable),
+    executable,
+    version,
+    warning: caddyWarning(version),
     ports: Object.fromEntries(resolved.map(s => [s.name, s.port])),
     close () {
       if (!closing) {
@@ -214,4 +236,4 @@ async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
   }
 }
 
-module.exports = { startCaddy, caddyConfig, caddyVersion, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, INSTALL_HINT }
+module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, INSTALL_HINT }
