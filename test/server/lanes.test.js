@@ -24,12 +24,13 @@ describe('lanes over real TLS', function () {
         assert.notEqual(refused.alpn, other, `lane ${laneDef.name} accepted ALPN ${other}`)
       })
     } else if (laneDef.protocol === 'h2') {
-      // Unlike h2 and h2n, which refuse anything but h2: Caddy 2.6 enables
-      // HTTP/2 only together with HTTP/1.1 (its `protocols` must include h1
-      // when h2 is there), so its TLS offers both and a client that offers
-      // only http/1.1 is served HTTP/1.1. The page sees and flags that from
-      // X-H2bench-Protocol; browsers always offer h2.
-      it('negotiates h2 by ALPN over TCP, and http/1.1 with a client that offers only that (Caddy 2.6)', async () => {
+      // Unlike h2 and h2n, which refuse anything but h2: the lane's Caddy
+      // server has protocols h1 and h2 (server/lanes/h2-caddy.js), so its
+      // TLS offers both and a client that offers only http/1.1 is served
+      // HTTP/1.1. The page sees and flags that from X-H2bench-Protocol;
+      // browsers always offer h2. (Caddy 2.6 refused h2 without h1; 2.11
+      // would serve h2 alone, refusing a client that offers only http/1.1.)
+      it('negotiates h2 by ALPN over TCP, and http/1.1 with a client that offers only that', async () => {
         assert.deepEqual(await alpnHandshake(lane().url, ['h2', 'http/1.1'], { ca: ca() }), { alpn: 'h2' })
         assert.deepEqual(await alpnHandshake(lane().url, ['h2'], { ca: ca() }), { alpn: 'h2' })
         assert.deepEqual(await alpnHandshake(lane().url, ['http/1.1'], { ca: ca() }), { alpn: 'http/1.1' })
@@ -64,9 +65,9 @@ describe('lanes over real TLS', function () {
     }
 
     // h1: HTTP/1.1 is its protocol. h2, h2n: close, so they never measure
-    // HTTP/1.1 while claiming h2. The edge lanes' TCP ports (Go's TLS, which
-    // Caddy 2.6 cannot make require ALPN) serve such a client HTTP/1.1, and
-    // the app reports that protocol, so it is never counted as h2 or h3.
+    // HTTP/1.1 while claiming h2. The edge lanes' TCP ports (Go's net/http
+    // with h1 enabled) serve such a client HTTP/1.1, and the app reports
+    // that protocol, so it is never counted as h2 or h3.
     const closesWithoutAlpn = laneDef.protocol === 'h2' && !laneDef.edge
     it(closesWithoutAlpn ? 'closes a client that negotiated no ALPN (no silent HTTP/1.1)' : 'serves a client without ALPN HTTP/1.1, and says so', async () => {
       const reply = await noAlpnRequest(lane().url, { ca: ca() })
@@ -103,10 +104,12 @@ describe('lanes over real TLS', function () {
       assert.match(h['server-timing'], /^delay;dur=\d+(\.\d)?;desc="server delay \(asked 5 ms\)"$/)
       assert.equal(h['x-h2bench-lane'], laneDef.name)
       assert.equal(h['x-h2bench-protocol'], laneDef.protocol)
-      // What the edge adds: its name, and on QUIC no Alt-Svc (the client is
-      // already there).
-      if (laneDef.edge) assert.equal(h.server, 'Caddy')
-      else assert.equal(h.server, undefined)
+      // What the edge adds: `Via: 1.1 Caddy` (Caddy 2.7 and later name
+      // themselves there, the hop to the app being HTTP/1.1, rather than in
+      // Server, which 2.6 set), and on QUIC no Alt-Svc (the client is
+      // already there). The app sends no Server header.
+      assert.equal(h.via, laneDef.edge ? '1.1 Caddy' : undefined)
+      assert.equal(h.server, undefined)
       assert.equal(h['alt-svc'], undefined)
     })
 
@@ -168,7 +171,7 @@ describe('every lane answers alike', function () {
     ])
   }
 
-  // The only headers an edge lane may add: `Server: Caddy`, and Alt-Svc
+  // The only headers an edge lane may add: `Via: 1.1 Caddy`, and Alt-Svc
   // advertising h3 on this port on the h3 lane's TCP answers. Each is checked
   // and then removed; anything else an edge adds or drops fails the test.
   function withoutEdgeHeaders ({ lane, via, res }) {
@@ -176,8 +179,8 @@ describe('every lane answers alike', function () {
     const laneDef = LANES.find(l => l.name === lane.name)
     const where = `lane ${lane.name} via ${via}`
     if (laneDef.edge) {
-      assert.equal(headers.server, 'Caddy', where)
-      delete headers.server
+      assert.equal(headers.via, '1.1 Caddy', where)
+      delete headers.via
     }
     if (lane.protocol === 'h3' && via !== 'h3') {
       assert.equal(headers['alt-svc'], `h3=":${new URL(lane.url).port}"; ma=2592000`, where)
