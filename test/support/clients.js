@@ -52,9 +52,11 @@ function h2Session (origin, { ca, enablePush = false } = {}) {
       let responseHeaders
       req.on('response', h => { responseHeaders = h })
       req.on('data', c => chunks.push(c))
-      req.on('end', () => resolve({
-        status: responseHeaders[':status'], headers: responseHeaders, body: Buffer.concat(chunks), alpn: session.alpnProtocol
-      }))
+      req.on('end', () => {
+        // A stream can end without a response (the server reset it, or went away).
+        if (!responseHeaders) return reject(new Error(`h2 GET ${path}: the stream ended without a response`))
+        resolve({ status: responseHeaders[':status'], headers: responseHeaders, body: Buffer.concat(chunks), alpn: session.alpnProtocol })
+      })
       req.on('error', reject)
       req.end()
     })
