@@ -1,11 +1,11 @@
 'use strict'
 
-// The h3 lane (Caddy 2.6, quic-go) against the QUIC and HTTP/3 RFCs and
-// abusive clients, beside what h2spec is to the h2 lanes. No ready-made
-// conformance suite runs here (h3spec needs Hackage or a binary download, the
-// QUIC interop runner needs Docker images, quic-go's interop client speaks
-// HTTP/0.9 and expects the runner's container layout), so the checks are
-// these, each citing the section it tests:
+// The h3 lane (the Caddy tools/caddy pins: 2.11.9, quic-go v0.63) against the
+// QUIC and HTTP/3 RFCs and abusive clients, beside what h2spec is to the h2
+// lanes. No ready-made conformance suite runs here (h3spec needs Hackage or a
+// binary download, the QUIC interop runner needs Docker images, quic-go's
+// interop client speaks HTTP/0.9 and expects the runner's container layout),
+// so the checks are these, each citing the section it tests:
 //  - raw UDP from Node (test/support/quic-packets.js, checked against RFC
 //    9001's test vectors in test/unit/quic-packets.test.js) for what no
 //    client library sends: unknown versions, too small Initials, garbage;
@@ -66,16 +66,29 @@ function withTimeout (promise, ms, what) {
   ])
 }
 
-// Requests the lane's app was handed while counting, and the most at once.
+// Requests the lane's app was handed while counting, the most at once, how
+// many ran to their end (the whole response written), and how long the
+// longest of the others lived before it was aborted.
 function countRequests (server) {
-  const counter = { count: 0, inFlight: 0, peak: 0, stop () { server.off('request', onRequest) } }
+  const counter = { count: 0, inFlight: 0, peak: 0, completed: 0, longestAbortedMs: 0, stop () { server.off('request', onRequest) } }
   const onRequest = (req, res) => {
+    const started = performance.now()
     counter.count++
     counter.peak = Math.max(counter.peak, ++counter.inFlight)
-    res.once('close', () => { counter.inFlight-- })
+    res.once('close', () => {
+      counter.inFlight--
+      if (res.writableFinished) counter.completed++
+      else counter.longestAbortedMs = Math.max(counter.longestAbortedMs, performance.now() - started)
+    })
   }
   server.on('request', onRequest)
   return counter
+}
+
+async function waitFor (test, ms, step = 20) {
+  const until = performance.now() + ms
+  while (!test() && performance.now() < until) await sleep(step)
+  return test()
 }
 
 describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
@@ -205,6 +218,12 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     // with Version Negotiation or a Stateless Reset only), §12.2 (a
     // datagram may hold anything), RFC 9001 §5.5 (a packet that fails to
     // decrypt is discarded): whatever arrives, the server keeps serving.
+    // §6.1 lets a server limit the Version Negotiation packets it sends, and
+    // quic-go does: it queues at most 4 and drops the rest while busy
+    // (server.go, enqueueVersionNegotiationPacket), so in a burst only some
+    // reserved versions get one (measured: 450-500 of 1,200; Caddy 2.6.2's
+    // quic-go 0.29 answered every one). Asserted: some do, never more than
+    // the datagrams that could draw one, and hardly any other answer.
     it('6,000 garbage datagrams of five kinds, then a normal request succeeds, one connection kept working throughout, Caddy still runs', async function () {
       this.timeout(90000)
       const scid = crypto.randomBytes(8)
@@ -226,11 +245,17 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
       const peers = await Promise.all(Array.from({ length: 4 }, () => peer()))
       // One connection making requests one after another during the flood.
       const during = h3get(`${lane().url}/option?size=10000`, ['--repeat', '40'], { ca: ca(), timeoutMs: 60000 })
+      // A datagram can draw Version Negotiation when it is a long header of
+      // a version other than 1 in at least 1200 bytes (RFC 9000 §5.2.2).
+      const couldDrawVn = d => d.length >= 1200 && (d[0] & 0x80) !== 0 && d.readUInt32BE(1) !== q.V1
       const started = performance.now()
       let sent = 0
+      let vnEligible = 0
       for (let i = 0; i < PER_KIND; i++) {
-        await Promise.all(Object.values(KINDS).map((make, k) => peers[(i + k) % peers.length].send(make())))
-        sent += Object.keys(KINDS).length
+        const datagrams = Object.values(KINDS).map(make => make())
+        vnEligible += datagrams.filter(couldDrawVn).length
+        await Promise.all(datagrams.map((d, k) => peers[(i + k) % peers.length].send(d)))
+        sent += datagrams.length
       }
       const floodMs = Math.round(performance.now() - started)
       await sleep(300)
@@ -240,7 +265,7 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
       const ms = await normalRequest()
       const rise = caddyRss() - rss
       record('garbage', `${sent} datagrams (${Object.keys(KINDS).join('; ')}) in ${floodMs} ms: ${answers.length} answers ` +
-        `(${vn} Version Negotiation, ${answers.length - vn} other); a connection meanwhile: ${whileFlooded.succeeded}/40 requests; ` +
+        `(${vn} Version Negotiation for ${vnEligible} that could draw one, ${answers.length - vn} other); a connection meanwhile: ${whileFlooded.succeeded}/40 requests; ` +
         `then a normal request ${ms} ms; Caddy RSS ${rise >= 0 ? '+' : ''}${mib(rise)} MiB`)
       assert.equal(sent, 6000)
       assert.equal(whileFlooded.succeeded, 40, JSON.stringify(whileFlooded))
@@ -249,7 +274,8 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
       // Only versions Caddy does not know (the reserved ones, and any random
       // first bytes that happen to look like a long header of another
       // version) can be answered, and only with Version Negotiation.
-      assert.ok(vn >= PER_KIND * 0.95, `only ${vn} Version Negotiation answers to ${PER_KIND} reserved versions`)
+      assert.ok(vn > 0, `no Version Negotiation for any of ${PER_KIND} reserved versions`)
+      assert.ok(vn <= vnEligible, `${vn} Version Negotiation packets for ${vnEligible} datagrams that could draw one`)
       assert.ok(answers.length - vn <= PER_KIND * 0.05, `${answers.length - vn} answers other than Version Negotiation`)
     })
 
@@ -307,19 +333,26 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     // whole and cancelled at once with STOP_SENDING H3_REQUEST_CANCELLED
     // (RFC 9114 §4.1.1, RFC 9000 §3.5). Unlike HTTP/2, a reset stream keeps
     // counting against MAX_STREAMS until closed, so the client cannot race
-    // ahead of the server's 100 streams. What this Caddy does with them is
-    // recorded: its quic-go (2022) does not cancel a request whose client
-    // stopped reading (request context cancellation came with quic-go#4508,
-    // 2024), so most cancelled requests still run at the app (measured: about
-    // 4,000 of 5,000, up to 140 at once, near 1,000 at once when each waits
-    // 100 ms), each aborted response costs Caddy its upstream connection (a
-    // new one is dialled for the next; dials to the swamped app time out, so
-    // a request during the flood can get a 502), and Caddy's memory rises by
-    // 150-250 MiB. Asserted: the server accepts every stream, Caddy survives,
-    // and once the flood is over the lane answers promptly again.
+    // ahead of the server's 100 streams, and the connection need not end.
+    // The defence asked of the server, as of the HTTP/2 lanes in
+    // abuse.test.js: it stops the work of a cancelled request. quic-go v0.63
+    // cancels a request's context when STOP_SENDING arrives
+    // (http3/server_conn.go) and Caddy's reverse proxy then aborts its
+    // upstream request: the app is still handed a share of the requests (the
+    // cancel races the dispatch; measured 1,200-3,200 of 5,000, up to 360 at
+    // once, each aborted within about 110 ms) but hardly any runs to its end
+    // (0-6: a 1 MiB answer written whole before the cancel came), and Caddy
+    // grows by 0-70 MiB. Caddy 2.6.2's quic-go 0.29 had no such cancellation
+    // (it came with quic-go#4508, 2024): 2,900-5,000 reached the app,
+    // 2,600-4,300 ran to their end, up to 1,000 at once, Caddy +170-240 MiB,
+    // and the connection's next request waited 1.6-2.4 s. More of the
+    // requests reach the app than the HTTP/2 test's quarter, so that bound is
+    // not asserted here; the work they cost is.
     const STREAMS = 5000
+    const RSS_BOUND = 256 * MIB // as for HTTP/2's rapid reset
+    const SETTLE_MS = 3000
     for (const target of ['/option?size=1mb', '/option?size=1mb&delay=100']) {
-      it(`rapid reset: ${STREAMS} requests for ${target} each cancelled as sent, then the lane answers promptly (RFC 9114 §4.1.1)`, async function () {
+      it(`rapid reset: ${STREAMS} requests for ${target} each cancelled as sent: none runs to its end at the app, the connection and the lane answer promptly (RFC 9114 §4.1.1)`, async function () {
         this.timeout(120000)
         const app = countRequests(lane().server)
         cleanups.push(() => app.stop())
@@ -327,16 +360,28 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
         const started = performance.now()
         const r = await h3get(`${lane().url}${target}`, ['--cancel', String(STREAMS)], { ca: ca(), timeoutMs: 90000 })
         const floodMs = Math.round(performance.now() - started)
+        // The flood's requests at the app, each aborted by Caddy: all over soon.
+        const settled = await waitFor(() => app.inFlight === 0, SETTLE_MS)
+        app.stop()
+        const after = r.after || {}
+        const afterDone = !after.error && after.status === 200 ? 1 : 0 // the same connection's request after the flood, also counted
+        const completed = app.completed - afterDone
         const ms = await normalRequest()
         const rise = caddyRss() - rss
         record(`rapid reset ${target}`, `${r.cancelled} of ${STREAMS} requests sent and cancelled in ${Math.round(r.floodMs)} ms on one connection` +
-          `${r.floodError ? ` (stopped: ${r.floodError})` : ''}; the app ran ${app.count} of them, at most ${app.peak} at once; ` +
-          `the same connection's next request: ${r.after?.error ? `error ${r.after.error}` : `${r.after?.status}, ${r.after?.bodyLength} bytes`} after ${Math.round(r.after?.ms)} ms; ` +
+          `${r.floodError ? ` (stopped: ${r.floodError})` : ''}; the app was handed ${app.count - afterDone} of them, at most ${app.peak} at once, ` +
+          `${completed} ran to the end, the others aborted after at most ${Math.round(app.longestAbortedMs)} ms; ` +
+          `the same connection's next request: ${after.error ? `error ${after.error}` : `${after.status}, ${after.bodyLength} bytes`} after ${Math.round(after.ms)} ms; ` +
           `a new connection's request ${ms} ms after the ${floodMs} ms run; Caddy RSS ${rise >= 0 ? '+' : ''}${mib(rise)} MiB`)
         assert.equal(r.error, undefined, JSON.stringify(r))
         assert.equal(r.cancelled, STREAMS, `the server stopped granting streams: ${JSON.stringify(r)}`)
         assert.ok(caddyAlive(), 'Caddy died')
-        assert.ok(app.count <= STREAMS + 2, `the app ran ${app.count} requests for ${STREAMS} sent`)
+        assert.equal(after.error, undefined, `the connection's request after the flood failed: ${JSON.stringify(after)}`)
+        assert.deepEqual([after.status, after.bodyLength], [200, MIB], 'the connection\'s request after the flood')
+        assert.ok(app.count <= STREAMS + 1, `the app was handed ${app.count} requests for ${STREAMS} sent and one more`)
+        assert.ok(completed <= STREAMS / 100, `${completed} of the ${STREAMS} cancelled requests ran to their end at the app`)
+        assert.ok(settled, `${app.inFlight} of the flood's requests still running at the app ${SETTLE_MS} ms after it`)
+        assert.ok(rise < RSS_BOUND, `Caddy's RSS rose ${mib(rise)} MiB (bound ${mib(RSS_BOUND)} MiB)`)
       })
     }
   })
@@ -353,11 +398,12 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     })
     after(() => dir && fs.rmSync(dir, { recursive: true, force: true }))
 
-    // One download with gtlsclient; → { log, body } (the body as saved, or
-    // null). Its log is its debug output without frame and body dumps.
-    function download (size, args = []) {
+    // One download with gtlsclient (`query` added to the URL); → { log, body }
+    // (the body as saved, or null). Its log is its debug output without
+    // frame and body dumps.
+    function download (size, args = [], query = '') {
       const out = fs.mkdtempSync(path.join(dir, 'download-'))
-      const url = `${lane().url}/option?size=${size}`
+      const url = `${lane().url}/option?size=${size}${query}`
       const argv = ['--exit-on-all-streams-close', '--no-quic-dump', '--no-http-dump', '--timeout=5s', '--handshake-timeout=5s', `--download=${out}`, ...args, '127.0.0.1', String(port()), url]
       return new Promise(resolve => {
         execFile(GTLSCLIENT, argv, { timeout: 30000, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
@@ -386,11 +432,29 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     }
 
     // RFC 9001 §6: either endpoint may update its 1-RTT keys; the peer
-    // follows (the key phase bit) and the transfer goes on.
-    it('follows a key update the client starts mid-transfer (RFC 9001 §6)', async () => {
-      const r = await download(4 * MIB, ['--key-update=10ms'])
+    // follows (the key phase bit) and the transfer goes on. quic-go v0.63
+    // starts its own first update after 100 packets (FirstKeyUpdateInterval),
+    // early in any transfer: the client must follow it. (Caddy 2.6.2's quic-go
+    // 0.29 kept its first keys through a 4 MiB transfer.)
+    it('starts a key update of its own mid-transfer, and the client follows (RFC 9001 §6)', async () => {
+      const r = await download(4 * MIB)
+      assertDownloaded(r, 4 * MIB)
+      assert.doesNotMatch(r.log, /Initiate key update/)
+      assert.match(r.log, /pkt rx .*type=1RTT k=1/, 'no packet from the server in the next key phase')
+      assert.match(r.log, /con rotate keys/, 'the client did not see the server update its keys')
+    })
+
+    // The other way. ngtcp2 allows one key update at a time: its example
+    // client gives up (ERR_INVALID_STATE, then it closes the connection)
+    // when its own update is due while the server's is unconfirmed, as a
+    // timer of 10 ms into a fast transfer mostly was. So the client updates
+    // 10 ms after the handshake while the response waits 50 ms at the app,
+    // before the server's 100th packet; the new keys carry the transfer.
+    it('follows a key update the client starts while its request is answered (RFC 9001 §6)', async () => {
+      const r = await download(4 * MIB, ['--key-update=10ms'], '&delay=50')
       assertDownloaded(r, 4 * MIB)
       assert.match(r.log, /Initiate key update/)
+      assert.doesNotMatch(r.log, /ERR_INVALID_STATE/)
       assert.match(r.log, /key update confirmed/)
     })
 
@@ -414,9 +478,10 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     })
 
     // RFC 9001 §4.6 (0-RTT), RFC 8446 §2.2-2.3: a second connection resumes
-    // the first's TLS session and sends its request as 0-RTT. Caddy 2.6
-    // accepts it, which matters for timings: a browser's resumed h3
-    // connection can have its first request answered one round trip sooner.
+    // the first's TLS session and sends its request as 0-RTT. Caddy accepts
+    // it (2.11.9 as 2.6.2 did; its allow_0rtt is left at the default), which
+    // matters for timings: a browser's resumed h3 connection can have its
+    // first request answered one round trip sooner.
     it('resumes a session and answers a request sent as 0-RTT (RFC 9001 §4.6)', async () => {
       const session = path.join(dir, 'session.pem')
       const params = path.join(dir, 'transport-params.pem')
