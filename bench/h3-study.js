@@ -335,7 +335,7 @@ function runHolBatch (page, options) {
 
 // A hol cell: window.h2bench.run, one batch per lane per repeat, lanes
 // alternating, through a link with the cell's loss.
-async function runHolCell ({ page, cdp, link, entry, lanes, repeats, budgetMs, log = () => {} }) {
+async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, log = () => {} }) {
   const { cell } = entry
   if (!link) throw new Error(`${entry.experiment.id} runs behind the packet-level link only (--network link)`)
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
@@ -364,6 +364,14 @@ async function runHolCell ({ page, cdp, link, entry, lanes, repeats, budgetMs, l
   }
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
   const linkSpec = parseLinkSpec(network.linkSpec)
+  // The TCP lanes' congestion control (this namespace's default: no cell sets one here), read off
+  // the server's sockets of the batches' connections, still open: ss -ti.
+  const { socketsCongestion } = require('./congestion')
+  const { tally } = require('./site-page')
+  const ccSeen = {}
+  for (const l of laneInfo) {
+    ccSeen[l.name] = l.protocol === 'h3' ? 'QUIC: quic-go (Caddy), CUBIC' : tally(await socketsCongestion(l.port).catch(() => []))
+  }
   return lanes.map(lane => {
     const p = per[lane]
     const q = k => p.batches.map(b => stats.quantile(b.ends, k))
@@ -381,6 +389,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, repeats, budgetMs, l
       note: [note, p.leftOut ? `${p.leftOut} of ${planned} batches had failed requests and are not samples` : null, ...new Set(p.notes)].filter(Boolean).join('; ') || null,
       extra: {
         ...network,
+        ccSeen: ccSeen[lane] || null,
         hol: {
           lossPct: round(linkSpec.down.loss * 100, 3),
           rttMs: (linkSpec.up.delayUs + linkSpec.down.delayUs) / 1000,

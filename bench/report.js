@@ -204,6 +204,8 @@ function environmentLines (env) {
     `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
     `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
     `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
+    ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
+      `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
     `Lanes ${env.lanes.join(', ')}; ${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
   ]
 }

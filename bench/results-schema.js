@@ -24,7 +24,9 @@ const ENVIRONMENT = {
   command: 'string'
 }
 
-const OPTIONAL_ENVIRONMENT = { networks: 'string[]' }
+// networks: absent in runs from before the link; caddy*: the edge lanes'
+// server (bench/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
+const OPTIONAL_ENVIRONMENT = { networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',

@@ -15,7 +15,7 @@ const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
-const { startLanes, startLanesBehindLink } = require('./start-lanes')
+const { startLanes, startLanesBehindLink, ensureEdge, edgeEnvironment, BUILD_ENV } = require('./start-lanes')
 const { quietly, chromiumVersion, gitCommit } = require('./provenance')
 const { unavailableReason } = require('../link/namespace')
 const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('./private-netns')
@@ -24,7 +24,7 @@ const ROOT = path.join(__dirname, '..')
 const { runTtfbCell, runHolCell } = require('./h3-study')
 const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell, ttfb: runTtfbCell, hol: runHolCell, 'site-page': require('./site-page').runSitePageCell }
 
-function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt }) {
+function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt, edge }) {
   const cpus = os.cpus()
   return {
     node: process.version,
@@ -43,7 +43,8 @@ function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedA
     repeats: opts.repeats,
     budgetSeconds: opts.budgetMs / 1000,
     smoke: opts.smoke,
-    command: `npm run bench -- ${opts.argv.join(' ')}`
+    command: `npm run bench -- ${opts.argv.join(' ')}`,
+    ...(edge || edgeEnvironment(null))
   }
 }
 
@@ -110,6 +111,8 @@ async function run (opts, log) {
   }
   const estimates = planned.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
   log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
+  const caddyBuild = await ensureEdge(opts.lanes, log)
+  let edge = null
   const results = []
   let browserName = null
   let userAgent = null
@@ -121,6 +124,7 @@ async function run (opts, log) {
     const env = await openNetwork(network, { opts, needsBrowser: mine.some(e => e.experiment.kind !== 'push-protocol'), log })
     browserName = browserName || env.browserName
     userAgent = userAgent || env.userAgent
+    edge = edge || edgeEnvironment(env.running, caddyBuild)
     try {
       log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
       for (const entry of mine) {
@@ -155,7 +159,7 @@ async function run (opts, log) {
       await env.close()
     }
   }
-  const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date() })
+  const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date(), edge })
   return { environment, results: withRatios(results), experiments }
 }
 
@@ -199,7 +203,11 @@ async function main (argv) {
   if (opts.from) return rebuild(opts)
   // Behind a link the runner runs in a network namespace of its own: the
   // link and its TCP settings never touch the host's (bench/private-netns.js).
-  if (needsPrivateNamespace(opts.networks)) return rerunInPrivateNamespace(__filename, argv)
+  // Caddy is built out here: the namespace has no network for Go's modules.
+  if (needsPrivateNamespace(opts.networks)) {
+    process.env[BUILD_ENV] = (await ensureEdge(opts.lanes, line => process.stderr.write(line + '\n'))) || 'ok'
+    return rerunInPrivateNamespace(__filename, argv)
+  }
   await preparePrivateNamespace()
   opts.argv = argv
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')

@@ -157,4 +157,4 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
   }
 }
 
-module.exports = { runSitePageCell, problemOf, loadSite }
+module.exports = { runSitePageCell, problemOf, loadSite, tally }

@@ -22,7 +22,14 @@ const GO_SWITCHES = [1, 21]
 const BUILD_TIMEOUT_MS = 15 * 60 * 1000
 const LOCK_STALE_MS = BUILD_TIMEOUT_MS + 60 * 1000
 
-class BuildError extends Error {}
+// goMissing: no go command, or one too old to build these (a failure of
+// the machine, not of the build: callers may go on without the program).
+class BuildError extends Error {
+  constructor (message, { goMissing = false, ...options } = {}) {
+    super(message, options)
+    this.goMissing = goMissing
+  }
+}
 
 function sources (dir) {
   return fs.readdirSync(dir).filter(f => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum').sort()
@@ -78,9 +85,9 @@ async function build (out, { name, dir, what, goNeeded }) {
   const hint = `${name} (${what}) needs Go >= ${goNeeded}: install it from go.dev ` +
     '(Debian\'s golang-go is too old: 1.19 in Debian 12) or set GO to its go command'
   const found = await findGo()
-  if (!found) throw new BuildError(`${hint}; no go command found`)
+  if (!found) throw new BuildError(`${hint}; no go command found`, { goMissing: true })
   if (found.major < GO_SWITCHES[0] || (found.major === GO_SWITCHES[0] && found.minor < GO_SWITCHES[1])) {
-    throw new BuildError(`${hint}; found ${found.version} (${found.go})`)
+    throw new BuildError(`${hint}; found ${found.version} (${found.go})`, { goMissing: true })
   }
   const tmp = `${out}.${process.pid}.tmp`
   try {

@@ -38,6 +38,8 @@ module.exports = {
       const lines = []
       let explains = 0
       let measured = 0
+      const yes = []
+      const no = []
       for (const loss of LOSSES) {
         const bbr = find(rows, 'h2e', 'bbr', loss)
         const cubic = find(rows, 'h2e', 'cubic', loss)
@@ -50,14 +52,24 @@ module.exports = {
         const gapCubic = h3ms / cubic.median
         // cc explains the gap when BBR makes TCP clearly faster than CUBIC does and,
         // with CUBIC on both, HTTP/3 is no longer behind by as much.
-        if (swing < 0.95 && gapCubic < gapBbr) explains++
+        if (swing < 0.95 && gapCubic < gapBbr) {
+          explains++
+          yes.push(lossLabel(loss))
+        } else no.push(`${lossLabel(loss)} (${swing >= 0.95 ? 'BBR no faster than CUBIC' : 'h3 no closer to h2e-CUBIC'})`)
+        // With CUBIC on both: who is faster, unless their quartiles overlap (random loss spreads the loads widely).
+        const h3q = [Math.min(...h3.map(r => r.q1)), Math.max(...h3.map(r => r.q3))]
+        const overlap = h3q[0] <= cubic.q3 && cubic.q1 <= h3q[1]
+        const sec = v => (v / 1000).toFixed(2)
+        const both = overlap
+          ? `; with CUBIC on both the loads overlap (quartiles h3 ${sec(h3q[0])}–${sec(h3q[1])} s, h2e ${sec(cubic.q1)}–${sec(cubic.q3)} s): neither is clearly faster`
+          : `; with CUBIC on both h3 is clearly ${gapCubic < 1 ? 'faster' : 'slower'} (quartiles h3 ${sec(h3q[0])}–${sec(h3q[1])} s, h2e ${sec(cubic.q1)}–${sec(cubic.q3)} s)`
         lines.push(`${lossLabel(loss)}: h2e with BBR ${ms(bbr.median)}, with CUBIC ${ms(cubic.median)} (BBR/CUBIC ${x(swing)}); ` +
-          `h3 (CUBIC) ${ms(h3ms)} = ${x(gapBbr)} h2e-BBR, ${x(gapCubic)} h2e-CUBIC`)
+          `h3 (CUBIC) ${ms(h3ms)} = ${x(gapBbr)} h2e-BBR, ${x(gapCubic)} h2e-CUBIC${both}`)
       }
       if (!measured) return verdict('not measured', 'needs h2e with BBR and CUBIC and h3 on the same link')
       const status = explains === measured ? 'supported' : explains ? 'partly supported' : 'not supported'
       const why = explains && explains < measured
-        ? '. Where BBR made no difference (no loss) congestion control cannot explain the gap; where it did (loss) it decides who wins'
+        ? `. Congestion control explains the gap at ${yes.join(', ')}, not at ${no.join(', ')}`
         : ''
       return verdict(status, lines.join('; ') + why)
     }

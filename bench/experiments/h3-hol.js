@@ -50,6 +50,40 @@ function compare (rows, tcp) {
   return out
 }
 
+// The algorithm names of a row's ccSeen ("bbr ×3" → ['bbr']).
+const ccNames = row => row && row.ccSeen ? [...new Set(row.ccSeen.split(', ').map(v => v.split(' ')[0]))] : []
+
+// How the times compare with what a loss-driven sender can do, from the
+// figures: h3 (quic-go's CUBIC) against Mathis's ceiling, and which TCP
+// congestion control the h2e sockets used (ss -ti).
+function congestionNote (c) {
+  const vsMathis = c.map(p => ({ loss: p.loss, ceiling: mathisMs(p.b, p.loss), r: p.b.median / mathisMs(p.b, p.loss) }))
+  const matches = vsMathis.every(v => v.r >= 0.6 && v.r <= 1.7)
+  const tcp = ccNames(c[0].a)
+  const tcpText = tcp.length ? tcp.join(', ') : 'ccSeen' in c[0].a ? 'not seen on the sockets' : 'not recorded in this run'
+  const tcpFaster = c.filter(p => p.ratio < 1 / 1.1)
+  let out = `a loss-driven (Reno-like) sender's ceiling for these bytes (Mathis: MSS ÷ RTT × 1.22 ÷ √p): ${vsMathis.map(v => `${s(v.ceiling)} at ${v.loss} % (h3 ${x(v.r)})`).join(', ')}` +
+    `; h2e's TCP congestion control (ss -ti on the server's sockets): ${tcpText}`
+  if (matches) out += "; h3's times are those of a sender that cuts its window at every random loss"
+  if (tcpFaster.length && tcp.includes('bbr')) {
+    out += `; h2e with BBR, which does not back off on random loss, is the faster at ${tcpFaster.map(p => `${p.loss} %`).join(', ')}: ` +
+      'there congestion control, not head-of-line blocking, decides this comparison (the source names the same confound: BBR for its HTTP/2, CUBIC for its HTTP/3; h3-cc runs CUBIC on both)'
+  }
+  return out
+}
+
+// Without loss, where in the batch the first tenth finished on each lane:
+// how the servers interleave their streams, before any loss.
+function cleanOrder (rows) {
+  const a = at(rows, 'h2e', 0)
+  const b = at(rows, 'h3', 0)
+  if (!a || !b) return ''
+  const f = r => r.hol.p10 / r.median
+  return `; without loss the first tenth already finished at ${f(b).toFixed(2)} of the batch time on h3 and ${f(a).toFixed(2)} on h2e ` +
+    `(${s(b.hol.p10)} vs ${s(a.hol.p10)}): ${f(b) > f(a) * 1.5 ? 'h3 interleaves its streams more evenly, so its p10 follows the batch\'s rate and ' : ''}the loss's effect on p10 is ` +
+    'the lane\'s sending rate as much as head-of-line blocking'
+}
+
 module.exports = {
   id: 'h3-hol',
   title: 'Head-of-line blocking under packet loss: 100 parallel 20 KB requests on one connection, HTTP/3 (QUIC) vs HTTP/2 (TCP) (seed 003)',
@@ -72,11 +106,7 @@ module.exports = {
       const spdy = compare(rows, 'h2')
       return verdict(status, `h2e (same Caddy, TCP) takes ${c.map(p => `${x(p.ratio)} h3's time at ${p.loss} % loss (${s(p.a.median)} vs ${s(p.b.median)})`).join(', ')}` +
         (spdy.length ? `; h2 (spdy): ${spdy.map(p => `${x(p.ratio)} at ${p.loss} %`).join(', ')}` : '') + ' (faster: at least 10 %)' +
-        // What a Reno-like sender can do at random loss p (Mathis et al.: rate ≈ MSS ÷ RTT × 1.22 ÷ √p).
-        `; a loss-driven (Reno) sender's ceiling for these bytes: ${c.map(p => `${s(mathisMs(p.b, p.loss))} at ${p.loss} %`).join(', ')}, ` +
-        "so h3's times match a sender that halves its window at every random loss, while the TCP lanes' congestion control " +
-        "(the host's net.ipv4.tcp_congestion_control, bbr on the machine measured) keeps the link's rate: congestion control, not " +
-        'head-of-line blocking, decides this comparison (the source names the same confound: BBR for its HTTP/2, CUBIC for its HTTP/3)')
+        '; ' + congestionNote(c))
     }
   }, {
     text: "HTTP/3's streams finish more independently under loss: a lost packet does not hold back the requests that were not in it",
@@ -86,15 +116,16 @@ module.exports = {
       const independent = c.filter(p => p.p10H3 < p.p10Tcp / 1.1)
       const status = independent.length === c.length ? 'reproduced' : independent.length ? 'partly reproduced' : 'not reproduced'
       return verdict(status, `the first tenth of the requests (p10 of completion times in a batch) is delayed by the loss ${c.map(p => `${x(p.p10Tcp)} on h2e, ${x(p.p10H3)} on h3 at ${p.loss} %`).join('; ')}; ` +
-        `spread p90−p10 over the median completion: ${c.map(p => `${p.spreadTcp.toFixed(2)} vs ${p.spreadH3.toFixed(2)} at ${p.loss} %`).join(', ')} (h2e vs h3)`)
+        `spread p90−p10 over the median completion: ${c.map(p => `${p.spreadTcp.toFixed(2)} vs ${p.spreadH3.toFixed(2)} at ${p.loss} %`).join(', ')} (h2e vs h3)` +
+        cleanOrder(rows))
     }
   }],
   extraTables (rows) {
     const body = rows.filter(ok).sort((a, b) => a.hol.lossPct - b.hol.lossPct || a.lane.localeCompare(b.lane)).map(r => [
-      `${r.hol.lossPct} %`, r.lane, r.protocol || '–', s(r.median), s(r.hol.firstMs), s(r.hol.p10), s(r.hol.p50), s(r.hol.p90), s(r.hol.spreadMs), String(r.hol.batches)])
+      `${r.hol.lossPct} %`, r.lane, r.protocol || '–', s(r.median), s(r.hol.firstMs), s(r.hol.p10), s(r.hol.p50), s(r.hol.p90), s(r.hol.spreadMs), String(r.hol.batches), r.ccSeen || '–'])
     return [{
       title: 'Completion times of the requests within a batch (medians over the batches; from the batch start)',
-      head: ['loss', 'lane', 'protocol', 'batch time', 'first request done', 'p10', 'p50', 'p90', 'p90 − p10', 'batches'],
+      head: ['loss', 'lane', 'protocol', 'batch time', 'first request done', 'p10', 'p50', 'p90', 'p90 − p10', 'batches', 'congestion control (server sockets)'],
       body
     }]
   }

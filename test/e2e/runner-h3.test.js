@@ -6,7 +6,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { validateResults } = require('../../bench/results-schema')
 const { unavailableReason } = require('../../link/namespace')
-const { edgeUnavailableReason } = require('../../server/edge/caddy')
+const { edgeUnavailableReason, findCaddy } = require('../../server/edge/caddy')
 const { runNode } = require('../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
@@ -48,6 +48,9 @@ describe('npm run bench -- h3-ttfb h3-hol --network link --smoke (the real comma
       assert.equal(r.failures, 0, `${r.experiment} ${r.lane} ${r.mode}: ${r.note}`)
       assert.equal(r.repeatsGot, 2)
     }
+    // The edge server that measured, as startAll ran it.
+    assert.equal(json.environment.caddyPath, findCaddy())
+    assert.match(json.environment.caddyVersion, /^v2\.\d+\.\d+/)
   })
 
   it('h3-ttfb: one row per lane and mode, each lane speaking its protocol', () => {
@@ -105,11 +108,15 @@ describe('npm run bench -- h3-ttfb h3-hol --network link --smoke (the real comma
       assert.equal(r.hol.batches, 2)
       assert.ok(r.hol.firstMs <= r.hol.p10 && r.hol.p10 <= r.hol.p50 && r.hol.p50 <= r.hol.p90 && r.hol.p90 <= r.max + 1, JSON.stringify(r.hol))
       assert.ok(r.hol.firstMs >= RTT - 2, `${r.lane}: first request done after ${r.hol.firstMs} ms on a ${RTT} ms link`)
+      // The TCP lane's congestion control, read off the server's socket (ss -ti): the batch's one connection.
+      if (r.lane === 'h2e') assert.match(r.ccSeen, /^[a-z0-9_]+ ×1$/, r.ccSeen)
+      else assert.equal(r.ccSeen, 'QUIC: quic-go (Caddy), CUBIC')
     }
   })
 
   it('reports both beside the source, with the round trips, the handshakes and the spread', () => {
     const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8')
+    assert.ok(md.includes(`Edge lanes' server: Caddy ${json.environment.caddyVersion} (\`${json.environment.caddyPath}\`)`), 'report.md does not name the Caddy')
     assert.match(md, /## h3-ttfb: /)
     assert.match(md, /\| source \(Cloudflare 2020, real Internet, RTT not given\) \| 201 ms \(h2\) \| 176 ms \| 12\.4 % \|/)
     assert.match(md, /\| rtt=50ms \| h3 repeat \| 2\/2 \| 2 \| 2\/2 \| 2\/2 \|/)
