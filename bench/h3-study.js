@@ -44,29 +44,16 @@ function rttOf (spec) {
 // link's client namespace like bench/browser.js's, with the net-log on.
 async function launchStudyBrowser ({ spki, link, lanes, netLog }) {
   const { chromium } = require('playwright-core')
-  const { findChrome, quicArgs, INSTALL_HINT } = require('../server/chrome')
-  const executable = findChrome()
-  if (!executable) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  const { chromiumLaunch } = require('./browser')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-h3study-'))
-  let launchPath = executable
-  if (link) {
-    launchPath = path.join(dir, 'chromium-in-link.sh')
-    const quote = s => `'${String(s).replace(/'/g, "'\\''")}'`
-    fs.writeFileSync(launchPath, `#!/bin/sh\nexec setpriv --pdeathsig KILL -- ${link.nsenterPrefix.map(quote).join(' ')} ${quote(executable)} "$@"\n`, { mode: 0o755 })
-  }
+  const launch = chromiumLaunch({ spki, link, lanes, dir, extra: netLog ? [`--log-net-log=${netLog}`, '--net-log-capture-mode=Default'] : [] })
   const browser = await chromium.launch({
-    executablePath: launchPath,
+    executablePath: launch.launchPath,
     headless: true,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: [
-      `--ignore-certificate-errors-spki-list=${spki}`,
-      ...(quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic']),
-      '--no-sandbox', '--disable-gpu', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      ...(netLog ? [`--log-net-log=${netLog}`, '--net-log-capture-mode=Default'] : [])
-    ]
+    args: launch.args
   })
   return {
     browser,
