@@ -72,7 +72,7 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
       running = await startAll(config, await testCertificate())
       assert.deepEqual(running.lanes.map(l => l.name), ['h1', 'h2', 'h2n'])
       assert.deepEqual(running.unavailable.map(l => l.name), ['h3', 'h2e'])
-      for (const l of running.unavailable) assert.match(l.reason, /CADDY_PATH=\/nonexistent\/caddy does not exist: install Caddy 2\.6 or newer \(Debian\/Ubuntu: `sudo apt-get install -y caddy`\)/)
+      for (const l of running.unavailable) assert.match(l.reason, /CADDY_PATH=\/nonexistent\/caddy does not exist: build Caddy with `npm run build:caddy` \(needs Go >= 1\.26.*\), or install one \(Debian\/Ubuntu: `sudo apt-get install -y caddy`/)
       const html = await (await fetch(`${running.page.url}/`)).text()
       assert.match(html, /HTTP\/3 \(Caddy, QUIC\) <span class="hint">\(not started: CADDY_PATH=/)
       const json = await (await fetch(`${running.page.url}/lanes.json`)).json()
@@ -97,7 +97,7 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
     } finally {
       child.kill('SIGTERM')
     }
-    assert.match(out.stdout, /^lane h3 {7}not started: CADDY_PATH=\/nonexistent\/caddy does not exist: install Caddy/m)
+    assert.match(out.stdout, /^lane h3 {7}not started: CADDY_PATH=\/nonexistent\/caddy does not exist: build Caddy with `npm run build:caddy`/m)
     assert.match(out.stdout, /^lane h2e {6}not started: /m)
     assert.match(out.stdout, /^lane h2n {6}https:\/\/127\.0\.0\.1:\d+\/ {2}HTTP\/2 \(node:http2\)$/m)
   })

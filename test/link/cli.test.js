@@ -6,6 +6,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { unavailableReason } = require('../../link/namespace')
+const { ensureH3get } = require('../../tools/h3get/build')
 
 const CLI = path.join(__dirname, '..', '..', 'link', 'cli.js')
 
@@ -35,6 +36,12 @@ const get2 = url => new Promise((resolve, reject) => {
   out.h1 = await get1(process.env.H2BENCH_H1_URL + 'option?size=20000')
   out.h2 = await get2(process.env.H2BENCH_H2_URL + 'option?size=20000')
   out.h2n = await get2(process.env.H2BENCH_H2N_URL + 'option?size=20000')
+  out.h2e = await get2(process.env.H2BENCH_H2E_URL + 'option?size=20000')
+  if (process.env.H3GET) { // HTTP/3 over QUIC: UDP through the same link
+    const t0 = performance.now()
+    const r = JSON.parse(require('node:child_process').execFileSync(process.env.H3GET, ['--insecure', process.env.H2BENCH_H3_URL + 'option?size=20000']))
+    out.h3 = { status: r.status, bytes: r.bodyLength, ms: performance.now() - t0, proto: r.proto }
+  }
   console.log(JSON.stringify(out))
 })().catch(e => { console.error(e.message); process.exit(3) })
 `
@@ -96,18 +103,24 @@ describe('h2bench-link (the command)', function () {
   })
 
   it('runs the command behind the link with every lane URL, passes its exit code, and prints the counters (--json)', async () => {
-    const r = await run(['--json', 'rtt=40ms,down=20mbit', '--', process.execPath, '-e', `${CLIENT}; process.on('exit', () => { process.exitCode = 7 })`], { env: env() })
+    const r = await run(['--json', 'rtt=40ms,down=20mbit', '--', process.execPath, '-e', `${CLIENT}; process.on('exit', () => { process.exitCode = 7 })`],
+      { env: { ...env(), H3GET: await ensureH3get() } })
     assert.equal(r.code, 7, r.stderr)
     const [clientLine, summaryLine] = r.stdout.trim().split('\n')
     const client = JSON.parse(clientLine)
     assert.deepEqual(client.env.filter(k => k !== 'H2BENCH_CERTS_DIR'), // ours, passed through
-      ['H2BENCH_H1_URL', 'H2BENCH_H2N_URL', 'H2BENCH_H2_URL', 'H2BENCH_LINK', 'H2BENCH_LINK_DESCRIPTION', 'H2BENCH_PAGE_URL', 'H2BENCH_SPKI'])
-    for (const lane of ['h1', 'h2', 'h2n']) {
+      ['H2BENCH_H1_URL', 'H2BENCH_H2E_URL', 'H2BENCH_H2N_URL', 'H2BENCH_H2_URL', 'H2BENCH_H3_URL', 'H2BENCH_LINK', 'H2BENCH_LINK_DESCRIPTION', 'H2BENCH_PAGE_URL', 'H2BENCH_SPKI'])
+    for (const lane of ['h1', 'h2', 'h2n', 'h2e']) {
       assert.equal(client[lane].status, 200)
       assert.equal(client[lane].bytes, 20000)
       // connect + TLS + the request: three round trips of 40 ms at least.
       assert.ok(client[lane].ms >= 120, `${lane}: ${client[lane].ms} ms`)
     }
+    // h3get's QUIC handshake and the request: two round trips at least.
+    assert.equal(client.h3.status, 200)
+    assert.equal(client.h3.bytes, 20000)
+    assert.equal(client.h3.proto, 'HTTP/3.0')
+    assert.ok(client.h3.ms >= 80, `h3: ${client.h3.ms} ms`)
     const summary = JSON.parse(summaryLine)
     assert.equal(summary.exitCode, 7)
     assert.equal(summary.link.text, 'rtt=40ms,down=20mbit')
