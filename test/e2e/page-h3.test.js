@@ -7,6 +7,9 @@ const { openPage, runFromForm } = require('../support/page')
 const { startAll } = require('../../server/start')
 const { testCertificate } = require('../support/certificate')
 const path = require('node:path')
+const fs = require('node:fs')
+
+const SCREENSHOT = path.join(__dirname, '..', '..', 'docs', 'screenshot.png')
 const { spawn } = require('node:child_process')
 
 // The edge lanes on the page: h3 over QUIC in a Chromium told to use it,
@@ -21,24 +24,27 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
     const browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     try {
       const { page, errors } = await openPage(browser, pageUrl())
-      const result = await runFromForm(page, { requests: 30, size: 20, unit: 'kb', delay: 5, repeats: 2 })
+      const result = await runFromForm(page, { requests: 50, size: 20, unit: 'kb', delay: 10, repeats: 3 })
       assert.equal(result.state, 'done')
       assert.deepEqual(result.options.lanes, ['h1', 'h2', 'h2n', 'h3', 'h2e'])
       const expected = { h1: 'http/1.1', h2: 'h2', h2n: 'h2', h3: 'h3', h2e: 'h2' }
       for (const lane of result.lanes) {
         assert.equal(lane.failures, 0, lane.lane)
-        assert.equal(lane.samples.length, 2, lane.lane)
+        assert.equal(lane.samples.length, 3, lane.lane)
         assert.equal(lane.protocol, expected[lane.lane], lane.lane)
         assert.ok(lane.protocolOk, `${lane.lane} spoke ${JSON.stringify(lane.protocols)}`)
         for (const b of lane.batches) {
-          assert.equal(b.ok, 30)
-          assert.equal(b.bytes, 30 * 20 * 1024)
+          assert.equal(b.ok, 50)
+          assert.equal(b.bytes, 50 * 20 * 1024)
         }
       }
       const card = page.locator('.card[data-lane="h3"]')
       assert.equal(await card.locator('.state').textContent(), 'done')
       assert.equal(await card.locator('.warning').isHidden(), true)
       assert.deepEqual(errors, [])
+      // The README's picture: a finished run on every lane.
+      await page.screenshot({ path: SCREENSHOT, fullPage: true })
+      assert.ok(fs.statSync(SCREENSHOT).size > 10000)
     } finally {
       await browser.close()
     }
