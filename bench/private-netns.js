@@ -1,6 +1,7 @@
 'use strict'
 
 const fs = require('node:fs')
+const os = require('node:os')
 const { spawn } = require('node:child_process')
 const { rerunInUserNamespace, prepareUserNamespace, USERNS_ENV } = require('../link/userns')
 
@@ -27,7 +28,7 @@ function rerunInPrivateNamespace (script, argv) {
       { stdio: 'inherit', env: { ...process.env, [PRIVATE_ENV]: '1' } })
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM'))
     child.once('error', err => reject(new Error(`a private network namespace needs unshare (util-linux): ${err.message}`)))
-    child.once('exit', (code, signal) => resolve(signal ? 128 : code))
+    child.once('exit', (code, signal) => resolve(signal ? 128 + os.constants.signals[signal] : code))
   })
 }
 

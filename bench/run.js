@@ -73,7 +73,7 @@ async function openNetwork (network, { opts, needsBrowser, log }) {
   }
   try {
     if (needsBrowser) {
-      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes })
+      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false })
       env.browserName = chromiumVersion(env.browser.executablePath)
       env.page = await env.browser.context.newPage()
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))
@@ -93,6 +93,22 @@ async function openNetwork (network, { opts, needsBrowser, log }) {
 
 // The networks an experiment runs on (push-link only makes sense behind a link).
 const networksOf = (experiment, opts) => opts.networks.filter(n => !experiment.networks || experiment.networks.includes(n))
+
+// Ctrl-C, SIGTERM or SIGHUP stop the measuring process at once, with a
+// line saying so and the signal's exit code (130, 143, 129): a cell cut short
+// is not a result, so no report is written. Browsers, lanes, Caddy and the
+// link end with this process (pipes, parent-death signals). Playwright's own
+// handlers are off (launchBrowser handleSignals: false): they closed the
+// browser and left the runner to time dead pages and write a report of
+// failures that exited 0.
+function stopOnSignals () {
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      process.stderr.write(`h2bench-run: ${sig}: stopped; an interrupted run writes no report\n`)
+      process.exit(128 + os.constants.signals[sig])
+    })
+  }
+}
 
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
@@ -209,6 +225,7 @@ async function main (argv) {
     return rerunInPrivateNamespace(__filename, argv)
   }
   await preparePrivateNamespace()
+  stopOnSignals()
   opts.argv = argv
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))

@@ -128,3 +128,42 @@ describe('npm run bench -- h3-ttfb h3-hol --network link --smoke (the real comma
     assert.match(html, /<section id="h3-hol">.*<svg/s)
   })
 })
+
+// Stopping a run behind the link: the runner measures in a namespace of its
+// own (a second process); a SIGTERM to the command stops both at once, exits
+// 143 saying so, and writes no report of cells it cut short (it used to let
+// Playwright close the browser, then timed dead pages and exited 0).
+describe('npm run bench -- … --network link, stopped with SIGTERM', function () {
+  this.timeout(120000)
+
+  it('stops within seconds with exit code 143 and one line, writes no report, leaves no process behind', async function () {
+    const why = unavailableReason() || edgeUnavailableReason()
+    if (why) this.skip()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-stop-'))
+    const { spawn, spawnSync } = require('node:child_process')
+    try {
+      const child = spawn(process.execPath, [RUN, 'h3-pages', '--smoke', '--network', 'link', '--out', dir], { stdio: ['ignore', 'ignore', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', d => { stderr += d })
+      const exited = new Promise(resolve => child.once('exit', (code, signal) => resolve({ code, signal })))
+      await new Promise((resolve, reject) => {
+        const check = setInterval(() => { if (/^cell 1 of/m.test(stderr)) { clearInterval(check); resolve() } }, 100)
+        exited.then(() => { clearInterval(check); reject(new Error(`the runner ended before its first cell: ${stderr}`)) })
+      })
+      await new Promise(resolve => setTimeout(resolve, 1500)) // inside the cell
+      const t0 = Date.now()
+      child.kill('SIGTERM')
+      const { code } = await exited
+      const seconds = (Date.now() - t0) / 1000
+      assert.equal(code, 143, stderr)
+      assert.ok(seconds < 30, `took ${seconds} s to stop`) // at once in fact (0.2 s here); generous for a busy machine
+      assert.match(stderr, /^h2bench-run: SIGTERM: stopped; an interrupted run writes no report$/m)
+      assert.equal(fs.existsSync(path.join(dir, 'results.json')), false)
+      await new Promise(resolve => setTimeout(resolve, 500))
+      const left = spawnSync('pgrep', ['-f', `--out ${dir}`], { encoding: 'utf8' }).stdout.trim()
+      assert.equal(left, '', `still running: ${left}`)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
