@@ -260,4 +260,4 @@ async function runPushProtocolCell ({ entry, laneInfo, repeats, link }) {
   }))
 }
 
-module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, applyNetwork, pushOutcome, row, cellParams, mostFrequent }
+module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, applyNetwork, pushOutcome, row, cellParams, mostFrequent, repeatWithinBudget }

@@ -24,8 +24,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const stats = require('../client/js/stats')
-const { applyNetwork, row, mostFrequent } = require('./cells')
-const { budgetNote, repeatsFor } = require('./budget')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./cells')
+const { budgetNote } = require('./budget')
 const { parseLinkSpec } = require('../link/spec')
 
 const NET_INTERNALS = 'chrome://net-internals/#sockets'
@@ -210,11 +210,9 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
       p.fetches.push({ ...f, serverMs, warmReused: Boolean(warm.entry && !newConnection(warm.entry)) })
     }
   }
-  let planned = repeats
-  let firstMs = 0
+  let budget
   try {
-    for (let r = 0; r < planned; r++) {
-      const t0 = Date.now()
+    budget = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = r % 2 ? [...laneInfo].reverse() : laneInfo
       for (const lane of order) {
         const context = await b.browser.newContext()
@@ -230,13 +228,7 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
           await context.close()
         }
       }
-      const took = Date.now() - t0
-      if (r === 0) {
-        firstMs = took
-        planned = repeatsFor(repeats, firstMs, budgetMs)
-      }
-      if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${(took / 1000).toFixed(1)} s`)
-    }
+    })
   } finally {
     await b.close()
   }
@@ -248,7 +240,7 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
     logNote = `net-log unreadable: ${err.message}`
   }
   fs.rmSync(logDir, { recursive: true, force: true })
-  const note = budgetNote(repeats, planned, firstMs, budgetMs)
+  const note = budgetNote(repeats, budget.planned, budget.firstMs, budgetMs)
   const rows = []
   for (const lane of laneInfo) {
     const port = Number(new URL(lane.url).port)
@@ -327,10 +319,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
   if (!link) throw new Error(`${entry.experiment.id} runs behind the packet-level link only (--network link)`)
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
   const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [] }]))
-  let planned = repeats
-  let firstMs = 0
-  for (let r = 0; r < planned; r++) {
-    const t0 = Date.now()
+  const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
     const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order })
     for (const l of result) {
@@ -342,13 +331,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
       if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
       for (const b of l.batches) if (!b.failed) p.batches.push(b)
     }
-    const took = Date.now() - t0
-    if (r === 0) {
-      firstMs = took
-      planned = repeatsFor(repeats, firstMs, budgetMs)
-    }
-    if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${(took / 1000).toFixed(1)} s`)
-  }
+  })
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
   const linkSpec = parseLinkSpec(network.linkSpec)
   // The TCP lanes' congestion control (this namespace's default: no cell sets one here), read off

@@ -19,12 +19,11 @@
 const stats = require('../client/js/stats')
 const { parseSize } = require('../server/payload')
 const { composition } = require('../server/routes/site')
-const { applyNetwork, row, mostFrequent } = require('./cells')
-const { repeatsFor, budgetNote } = require('./budget')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./cells')
+const { budgetNote } = require('./budget')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
 
 const LOAD_TIMEOUT_MS = 3 * 60 * 1000
-const secs = ms => `${(ms / 1000).toFixed(1)} s`
 
 // One navigation; → { status, load, responseStart, protocol, resources: [{ path, protocol, bytes, finished }] }.
 async function loadSite (tab, url) {
@@ -96,10 +95,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
       await closeConnections(tab).catch(() => {})
     }
     const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [] }))
-    let planned = repeats
-    let firstMs = 0
-    for (let r = 0; r < planned; r++) {
-      const t0 = Date.now()
+    const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = laneInfo.map((l, i) => i)
       if (r % 2) order.reverse()
       for (const i of order) {
@@ -124,13 +120,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
         }
         await closeConnections(tab).catch(err => p.problems.push(`connections not closed: ${err.message.split('\n')[0]}`))
       }
-      const took = Date.now() - t0
-      if (r === 0) {
-        firstMs = took
-        planned = repeatsFor(repeats, firstMs, budgetMs)
-      }
-      if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${secs(took)}`)
-    }
+    })
     const note = budgetNote(repeats, planned, firstMs, budgetMs)
     return laneInfo.map((lane, i) => {
       const p = per[i]
