@@ -34,17 +34,20 @@ function createApp (lane) {
   })
 
   const push = pushRoutes(lane, pushStats)
+  const ledger = require('./ledger').ledgerRoutes(lane)
+  app.use(ledger.record) // ?ledger=ID on any route: counted per client connection (server/ledger.js)
   app.get('/', (req, res) => res.render('lane', { lane, protocol: protocolOf(req, lane) }))
   app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req, lane) }))
   app.get('/option', optionRoute(lane))
   app.get('/push', push.page)
   app.get('/push/stats', push.stats)
+  app.get('/ledger/:id', ledger.show)
   app.get('/asset/:i(\\d+).js', push.asset)
   app.use('/site', require('./routes/site').siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
 
   app.use((req, res) => {
     res.status(404).json({
-      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane`,
+      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane, /ledger/<id>`,
       param: null
     })
   })

@@ -38,7 +38,9 @@ function helpText () {
     'Options:',
     ...rows,
     '',
-    'A port of 0 picks a free port. --host 0.0.0.0 exposes the servers to your network (you are warned).'
+    'A port of 0 picks a free port. --host 0.0.0.0 exposes the servers to your network (you are warned).',
+    '',
+    'Also: h2bench load [options]: the lanes under ab, h2load, nghttp and oha, side by side (h2bench load --help).'
   ].join('\n')
 }
 

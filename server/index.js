@@ -75,7 +75,11 @@ async function main (argv) {
   process.on('SIGTERM', stop)
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === 'load') {
+  // h2bench load …: the command-line comparison with the standard load tools (load/cli.js).
+  const load = require('../load/cli')
+  load.main(process.argv.slice(3)).then(code => { process.exitCode = code }, err => { process.exitCode = load.reportError(err) })
+} else if (require.main === module) {
   main(process.argv.slice(2)).catch(err => {
     if ([InputError, CertError, PortError, LinkUnavailableError, BuildError].some(E => err instanceof E)) {
       console.error(`h2bench: ${err.message}`)

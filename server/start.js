@@ -68,10 +68,11 @@ function closeServer (server) {
 }
 
 // Starts every lane and the page server. `tls` is { key, cert, spki };
-// `link`, when the lanes are behind a packet-level link, its control.
+// `link`, when the lanes are behind a packet-level link, its control;
+// `qlogDir`, a folder for Caddy's qlogs of its QUIC connections (traces).
 // Returns { page: {url}, lanes: [{name,label,protocol,url,port,server,app}],
 // unavailable: [{name,label,reason}] (edge lanes without Caddy), edge, close() }.
-async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
+async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = null } = {}) {
   const started = []
   let edge = null
   const closeAll = async () => {
@@ -119,7 +120,7 @@ async function startAll (config, tls, { lanes = LANES, link = null } = {}) {
       laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, port: listening, server, app })
     }
     if (edgeServers.length) {
-      edge = await startCaddy(edgeServers, tls)
+      edge = await startCaddy(edgeServers, tls, { qlogDir })
       for (const info of laneInfo) if (edge.ports[info.name]) info.port = edge.ports[info.name]
     }
     for (const info of laneInfo) info.url = `https://${urlHost(config.host)}:${info.port}`

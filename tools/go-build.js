@@ -146,4 +146,4 @@ function buildFromCommandLine (name, ensure, { without = '', argv = process.argv
   )
 }
 
-module.exports = { goBuilder, buildFromCommandLine, findGo, BuildError }
+module.exports = { goBuilder, buildFromCommandLine, findGo, withLock, BuildError, CACHE }

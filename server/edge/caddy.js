@@ -25,6 +25,10 @@ const OLD_CADDY_NOTE = 'drops the second packet of Chromium\'s two-packet (post-
   'handshakes about two extra round trips, and has no defence against HTTP/2 rapid reset (CVE-2023-44487); ' +
   '`npm run build:caddy` builds a current one'
 const EDGE_PROTOCOL_HEADER = 'x-h2bench-edge-protocol'
+// The client's address and port as the edge saw them (for QUIC the UDP port
+// of the connection): the app's connection ledger (server/ledger.js) counts
+// client connections by it, as it does on the Node lanes from the socket.
+const EDGE_CLIENT_HEADER = 'x-h2bench-edge-client'
 const READY = 'serving initial configuration'
 const START_TIMEOUT_MS = 15000
 const UPSTREAM_IDLE_S = 60 // the lanes' apps keep idle connections 120 s (server/lanes/edge.js)
@@ -97,7 +101,7 @@ function caddyConfig (servers, files) {
               // (its keepAliveTimeout is longer), so a request never races a
               // close (a 502); and keeps as many as a batch used.
               transport: { protocol: 'http', keep_alive: { idle_timeout: `${UPSTREAM_IDLE_S}s`, max_idle_conns_per_host: 1024 } },
-              headers: { request: { set: { [EDGE_PROTOCOL_HEADER]: ['{http.request.proto}'] } } }
+              headers: { request: { set: { [EDGE_PROTOCOL_HEADER]: ['{http.request.proto}'], [EDGE_CLIENT_HEADER]: ['{http.request.remote}'] } } }
             }]
           }]
         }]))
@@ -154,8 +158,9 @@ function removeStaleFolders () {
 // the certificate tls = { key, cert }. Resolves once Caddy serves, with
 // { pid, ports: { name: port }, version, close() }; rejects with Caddy's own
 // error line when it refuses the config or a port. Caddy dies with this
-// process (parent-death signal, where setpriv exists).
-async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
+// process (parent-death signal, where setpriv exists). qlogDir: a folder
+// where quic-go writes one qlog per QUIC connection (QLOGDIR), for traces.
+async function startCaddy (servers, tls, { spawnWith = spawn, qlogDir = null } = {}) {
   const executable = findCaddy()
   if (!executable) throw new EdgeError(edgeUnavailableReason())
   removeStaleFolders()
@@ -171,6 +176,7 @@ async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
   const [cmd, argv] = hasSetpriv ? ['setpriv', ['--pdeathsig', 'KILL', '--', executable, ...args]] : [executable, args]
   // Caddy keeps autosave.json and locks under XDG folders: ours, not $HOME's.
   const env = { ...process.env, XDG_DATA_HOME: path.join(dir, 'xdg'), XDG_CONFIG_HOME: path.join(dir, 'xdg'), HOME: dir }
+  if (qlogDir) env.QLOGDIR = qlogDir
   const child = spawnWith(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] })
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true })
   let lastError = ''
@@ -236,4 +242,4 @@ async function startCaddy (servers, tls, { spawnWith = spawn } = {}) {
   }
 }
 
-module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, INSTALL_HINT }
+module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, EDGE_CLIENT_HEADER, INSTALL_HINT }

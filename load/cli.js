@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+'use strict'
+
+// h2bench load [options]: the lanes under the standard load tools, side by
+// side (load/load.js does the work, load/table.js prints it).
+const os = require('node:os')
+const { parseArgs } = require('node:util')
+const { LANES } = require('../server/lanes')
+const { parseSize } = require('../server/payload')
+const { InputError } = require('../server/errors')
+const { TOOLS, DEFAULT_TOOL, ToolMissingError } = require('./tools')
+const { LOAD_PRESETS, loadPreset } = require('./presets')
+const { runLoad, LoadError } = require('./load')
+const { formatLoad, formatTraces } = require('./table')
+
+const DEFAULTS = { requests: 1000, connections: 10, streams: 100, threads: 1, size: 612, delay: 0 }
+const LIMITS = { requests: 1000000, connections: 1000, streams: 1000, threads: 64, delay: 60000, timeout: 3600 }
+
+function helpText () {
+  return `Usage: h2bench load [options]        (or: npm run load -- [options])
+
+Runs a standard load tool against each h2bench lane with the same workload, in
+each protocol's idiom, and prints one table: total time, req/s, MB/s, latency
+percentiles, connections and requests per connection (as the server saw
+them), failures, and each lane's ratio to h1 from the same run. It starts the
+lanes itself (every lane; h3/h2e need Caddy) unless --url gives running ones.
+
+Workload:
+  -n, --requests <n>       requests per lane (default ${DEFAULTS.requests}, at most ${LIMITS.requests})
+  -c, --connections <n>    connections in parallel (default ${DEFAULTS.connections}); h1 has one request
+                           in flight on each, as ab -c and h2load --h1 do
+  --mux-connections <n>    connections of the HTTP/2 and HTTP/3 lanes (default: -c)
+  -m, --streams <n>        concurrent streams per HTTP/2 or HTTP/3 connection (default ${DEFAULTS.streams})
+  -t, --threads <n>        h2load threads (default ${DEFAULTS.threads})
+  --size <bytes>           response body: 612, 10kb, 1mb (default ${DEFAULTS.size}: nginx's index page)
+  --delay <ms>             server delay before each response (default 0)
+
+Lanes and tools:
+  --lanes <list>           lanes to load, comma-separated (default every lane: ${LANES.map(l => l.name).join(',')})
+  --url <url>              a running lane instead (repeatable): https://127.0.0.1:3002/
+  --tool <[lane=]tool>     the tool for a lane or protocol (repeatable): --tool h1=ab --tool h2=nghttp;
+                           tools: ab (HTTP/1.1), h2load (HTTP/1.1, HTTP/2), nghttp (HTTP/2, one
+                           connection), oha (HTTP/1.1, HTTP/2, HTTP/3); defaults: ${Object.entries(DEFAULT_TOOL).map(([p, t]) => `${p} ${t}`).join(', ')}
+
+Network and presets:
+  --link <spec|preset>     run the tools inside an emulated link (h2bench-link --list); Linux
+  --preset <name>          a source's own parameter set; options given beside it win:
+${LOAD_PRESETS.map(p => `                             ${p.name.padEnd(19)} ${p.source}`).join('\n')}
+  --seed <n>               seed of the link's random choices
+
+Output:
+  --trace                  also print what went over the wire per lane: connections, streams
+                           per connection, frames by type and bytes (ab -v 2, nghttp -v, the
+                           edge's qlog for HTTP/3, the server's ledger, the link's counters)
+  --json                   print the results as JSON on stdout (progress stays on stderr)
+  --timeout <s>            stop a tool that runs longer (default 300)
+  -h, --help               this help
+
+Examples:
+  h2bench load --preset ab-vs-nghttp
+  h2bench load --preset h2load-netem --link quic-loss
+  h2bench load -n 200 -c 4 -m 50 --lanes h1,h2n,h3 --trace`
+}
+
+const fail = message => { throw new InputError(message) }
+
+function wholeNumber (flag, raw, min, max) {
+  if (!/^\d+$/.test(String(raw).trim())) fail(`${flag} must be a whole number ${min}…${max}; got "${raw}"`)
+  const n = Number(raw)
+  if (n < min || n > max) fail(`${flag} must be ${min}…${max}; got ${n}`)
+  return n
+}
+
+function parseTools (list) {
+  const tools = {}
+  const names = Object.keys(TOOLS)
+  for (const item of list || []) {
+    const m = /^(?:([a-z0-9/.]+)=)?([a-z0-9]+)$/i.exec(item)
+    if (!m) fail(`--tool "${item}": write LANE=TOOL (h1=ab) or TOOL; tools are ${names.join(', ')}`)
+    const [, target, name] = m
+    if (!TOOLS[name]) fail(`--tool "${item}": unknown tool "${name}"; tools are ${names.join(', ')}`)
+    if (target && !LANES.some(l => l.name === target)) fail(`--tool "${item}": unknown lane "${target}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
+    if (target) tools[target] = name
+    else for (const p of TOOLS[name].protocols) tools[p] = tools[p] || name
+  }
+  return tools
+}
+
+// argv → options for runLoad, or { help }. InputError on anything wrong.
+function parseLoadArgs (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      options: {
+        requests: { type: 'string', short: 'n' },
+        connections: { type: 'string', short: 'c' },
+        'mux-connections': { type: 'string' },
+        streams: { type: 'string', short: 'm' },
+        threads: { type: 'string', short: 't' },
+        size: { type: 'string' },
+        delay: { type: 'string' },
+        lanes: { type: 'string' },
+        url: { type: 'string', multiple: true },
+        tool: { type: 'string', multiple: true },
+        link: { type: 'string' },
+        preset: { type: 'string' },
+        seed: { type: 'string' },
+        trace: { type: 'boolean' },
+        json: { type: 'boolean' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    })
+  } catch (err) {
+    fail(`${err.message.split('\n')[0]} (see h2bench load --help)`)
+  }
+  const v = parsed.values
+  if (v.help) return { help: true }
+  let preset = null
+  if (v.preset !== undefined) {
+    try {
+      preset = loadPreset(v.preset)
+    } catch (err) {
+      fail(`--preset: ${err.message}`)
+    }
+  }
+  const base = { ...DEFAULTS, ...(preset ? preset.workload : {}) }
+  const workload = {
+    requests: v.requests !== undefined ? wholeNumber('-n/--requests', v.requests, 1, LIMITS.requests) : base.requests,
+    connections: v.connections !== undefined ? wholeNumber('-c/--connections', v.connections, 1, LIMITS.connections) : base.connections,
+    streams: v.streams !== undefined ? wholeNumber('-m/--streams', v.streams, 1, LIMITS.streams) : base.streams,
+    threads: v.threads !== undefined ? wholeNumber('-t/--threads', v.threads, 1, LIMITS.threads) : base.threads,
+    size: base.size,
+    delay: v.delay !== undefined ? wholeNumber('--delay', v.delay, 0, LIMITS.delay) : base.delay
+  }
+  if (v.size !== undefined) {
+    try {
+      workload.size = parseSize(v.size)
+    } catch (err) {
+      fail(`--size: ${err.message}`)
+    }
+  }
+  workload.muxConnections = v['mux-connections'] !== undefined
+    ? wholeNumber('--mux-connections', v['mux-connections'], 1, LIMITS.connections)
+    : v.connections !== undefined ? workload.connections : (base.muxConnections ?? workload.connections)
+  if (workload.requests < workload.connections) {
+    fail(`-n ${workload.requests} is fewer than -c ${workload.connections}: every connection needs at least one request; give -n ≥ ${workload.connections}`)
+  }
+  let lanes = null
+  if (v.lanes !== undefined) {
+    lanes = v.lanes.split(',').map(s => s.trim()).filter(Boolean)
+    if (!lanes.length) fail('--lanes is empty; give lane names, e.g. --lanes h1,h2')
+    for (const n of lanes) if (!LANES.some(l => l.name === n)) fail(`--lanes: unknown lane "${n}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
+    lanes = [...new Set(lanes)]
+  }
+  if (lanes && v.url) fail('--lanes and --url: give one of them (--url names running lanes)')
+  let links = preset ? preset.links : [null]
+  if (v.link !== undefined) {
+    const { parseLinkSpec } = require('../link/spec')
+    parseLinkSpec(v.link) // LinkSpecError (an InputError) names the key at fault
+    if (preset && preset.links.length > 1) fail(`--link and --preset ${preset.name}: that preset runs its own links (${preset.links.join(', ')}); use --preset h2load-netem --link …`)
+    links = [v.link]
+  }
+  if (v.url && links.some(Boolean)) fail('--link needs lanes started by h2bench load: leave out --url')
+  let seed
+  if (v.seed !== undefined) seed = wholeNumber('--seed', v.seed, 0, 1e15)
+  return {
+    workload,
+    lanes,
+    urls: v.url || [],
+    tools: parseTools(v.tool),
+    presetTools: preset ? preset.tools : {},
+    preset,
+    links,
+    seed,
+    trace: Boolean(v.trace),
+    json: Boolean(v.json),
+    timeoutS: v.timeout !== undefined ? wholeNumber('--timeout', v.timeout, 1, LIMITS.timeout) : 300
+  }
+}
+
+async function main (argv) {
+  const opts = parseLoadArgs(argv)
+  if (opts.help) {
+    console.log(helpText())
+    return 0
+  }
+  const usesLink = opts.links.some(Boolean)
+  if (usesLink) {
+    const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../bench/private-netns')
+    const { unavailableReason } = require('../link/namespace')
+    if (needsPrivateNamespace(['link'])) {
+      // Built out here: the namespace has no network for Go's or cargo's registries.
+      const { ensureEdge, BUILD_ENV } = require('../bench/start-lanes')
+      process.env[BUILD_ENV] = (await ensureEdge(opts.lanes || LANES.map(l => l.name), line => process.stderr.write(line + '\n'))) || 'ok'
+      if (Object.values({ ...opts.presetTools, ...opts.tools }).includes('oha') || !opts.lanes || opts.lanes.includes('h3')) {
+        await require('../tools/oha/build').ensureOha().catch(() => {}) // its error is told inside, with the lanes
+      }
+      return rerunInPrivateNamespace(__filename, argv)
+    }
+    await preparePrivateNamespace()
+    const why = unavailableReason()
+    if (why) throw new LoadError(`--link: ${why}`)
+  }
+  const log = line => process.stderr.write(line + '\n')
+  if (opts.preset) log(`preset ${opts.preset.name}: ${opts.preset.source}; ${opts.preset.linkWhy}`)
+  const result = await runLoad(opts, { log })
+  const report = {
+    h2bench: require('../package.json').version,
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    preset: opts.preset ? opts.preset.name : null,
+    workload: opts.workload,
+    tools: result.plan,
+    rows: result.rows,
+    traces: opts.trace ? result.traces : undefined
+  }
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+  } else {
+    const lines = formatLoad({ rows: result.rows, workload: opts.workload, preset: opts.preset })
+    if (opts.trace) lines.push(...formatTraces(result.traces))
+    console.log(lines.join('\n'))
+  }
+  return result.rows.some(r => r.error) ? 1 : 0
+}
+
+function reportError (err) {
+  const known = [InputError, LoadError, ToolMissingError, require('../tools/go-build').BuildError, require('../server/start').PortError,
+    require('../link/namespace').LinkUnavailableError, require('../server/certs').CertError].some(E => err instanceof E)
+  process.stderr.write(`h2bench load: ${known ? err.message : err.stack || err}\n`)
+  return 2
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(code => { process.exitCode = code }, err => { process.exitCode = reportError(err) })
+}
+
+module.exports = { main, parseLoadArgs, helpText, reportError, DEFAULTS }

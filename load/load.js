@@ -1,0 +1,251 @@
+'use strict'
+
+// h2bench load's work: the lanes (started here, behind a link or not, or
+// running ones given by URL), one standard load tool per lane with the same
+// workload in its protocol's idiom, one row of figures per lane and link,
+// each lane's ratio to h1 from the same run, and with `trace` what went over
+// the wire. The command line is load/cli.js; the runner's experiments
+// ab-vs-nghttp and h2load-netem call runLoad too.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { toolFor, ToolMissingError } = require('./tools')
+const { runTool, getJson } = require('./run-tool')
+const { LANES, laneByName } = require('../server/lanes')
+
+class LoadError extends Error {}
+
+// A running lane given by URL: what its /lane says (so a URL that is not an
+// h2bench lane is refused before any tool runs).
+async function laneAt (url) {
+  let u
+  try {
+    u = new URL(url)
+  } catch {
+    throw new LoadError(`--url "${url}" is not a URL; give a lane's https:// URL, e.g. https://127.0.0.1:3001/`)
+  }
+  if (u.protocol !== 'https:') throw new LoadError(`--url ${url}: lanes speak https:// only`)
+  const base = `${u.protocol}//${u.host}`
+  let answer
+  try {
+    answer = await getJson(base, '/lane', { timeoutMs: 5000 }).catch(() => getJson(base, '/lane', { timeoutMs: 5000, h2: true }))
+  } catch (err) {
+    const why = /wrong version number|packet length too long/.test(err.message) ? 'it does not speak TLS (the page server is plain http://; give a lane\'s port)' : err.message.split('\n')[0].replace(`${base}/lane: `, '')
+    throw new LoadError(`--url ${url} is not an h2bench lane: ${why}`)
+  }
+  const known = answer.json && LANES.find(l => l.name === answer.json.lane)
+  if (answer.status !== 200 || !known) throw new LoadError(`--url ${url} is not an h2bench lane (GET /lane: status ${answer.status}, no lane name)`)
+  return { ...known, url: base, given: true }
+}
+
+// The tool for each lane, checked before anything starts: → [{ lane, tool, version }].
+async function planTools (lanes, { tools = {}, presetTools = {}, workload }) {
+  const plan = []
+  for (const lane of lanes) {
+    const name = tools[lane.name] || tools[lane.protocol] || presetTools[lane.protocol] || null
+    let tool
+    try {
+      tool = toolFor(lane, name)
+    } catch (err) {
+      throw new LoadError(err.message)
+    }
+    if (tool.oneConnection && workload.muxConnections !== 1) {
+      throw new LoadError(`${tool.name} opens one connection per run: give --mux-connections 1 for lane ${lane.name}, or use h2load there (--tool ${lane.name}=h2load)`)
+    }
+    plan.push({ lane, tool })
+  }
+  for (const p of plan) {
+    if (p.tool.name === 'oha') await require('../tools/oha/build').ensureOha()
+    p.version = p.tool.version() // ToolMissingError: one line with the install command
+  }
+  return plan
+}
+
+// What a lane's tool is asked: h1 runs `connections` connections of one
+// request at a time; multiplexed lanes `muxConnections` of `streams`.
+function workloadFor (lane, workload) {
+  const mux = lane.protocol !== 'http/1.1'
+  return { ...workload, connections: mux ? workload.muxConnections : workload.connections }
+}
+
+function checkWorkload (w, plan) {
+  for (const { lane } of plan) {
+    const c = workloadFor(lane, w).connections
+    if (w.requests < c) {
+      throw new LoadError(`-n ${w.requests} is fewer than the ${c} connections of lane ${lane.name} (${lane.protocol === 'http/1.1' ? '-c' : '--mux-connections'}): every connection needs a request; give -n ≥ ${c}`)
+    }
+  }
+}
+
+// Starts the lanes asked for (every lane by default; edge lanes are left
+// out with a line when there is no Caddy), behind the first link when there
+// is one. → { lanes, session | running, close }.
+async function startServers (names, { links, qlogDir, seed, log }) {
+  const { startAll } = require('../server/start')
+  const { throwawayCertificate, ensureEdge } = require('../bench/start-lanes')
+  const warning = await ensureEdge(names, log)
+  if (warning) log(`load: ${warning}`)
+  const withQlog = (config, tls, o) => startAll(config, tls, { ...o, qlogDir })
+  const laneList = names.map(laneByName)
+  if (links.some(Boolean)) {
+    const { startLinkSession } = require('../link/session')
+    const { parseConfig } = require('../server/config')
+    const tls = await throwawayCertificate()
+    const session = await startLinkSession({ spec: links.find(Boolean), config: parseConfig([], {}), tls, startAll: withQlog, seed, lanes: laneList })
+    return { running: session.running, session, close: () => session.close() }
+  }
+  const tls = await throwawayCertificate()
+  const config = { host: '127.0.0.1', port: 0, ...Object.fromEntries(laneList.map(l => [`${l.name}Port`, 0])) }
+  const running = await withQlog(config, tls, { lanes: laneList })
+  return { running, session: null, close: () => running.close() }
+}
+
+const num = (v, digits = 2) => v === null || v === undefined || !Number.isFinite(v) ? null : +v.toFixed(digits)
+
+// One result row from a tool run.
+function rowOf ({ lane, tool, version, workload, run, link }) {
+  const ok = !run.error
+  const totalMs = ok ? run.totalMs : null
+  const succeeded = ok ? run.succeeded : 0
+  const secs = totalMs ? totalMs / 1000 : null
+  const ledger = run.ledger && !run.ledger.error ? run.ledger : null
+  return {
+    link: link ? link.description : null,
+    linkSpec: link ? link.text : null,
+    lane: lane.name,
+    label: lane.label,
+    protocol: lane.protocol,
+    tool: tool.name,
+    toolVersion: version,
+    command: run.command,
+    requests: workload.requests,
+    connectionsAsked: workload.connections,
+    streamsAsked: lane.protocol === 'http/1.1' ? 1 : workload.streams,
+    sizeBytes: workload.size,
+    totalMs: num(totalMs),
+    reqPerSec: secs ? num(succeeded / secs) : null,
+    // Response bodies only, the same for every tool (their own transfer
+    // figures differ in what they count: toolBytesPerSec keeps them).
+    mbPerSec: secs ? num(succeeded * workload.size / secs / 1e6, 4) : null,
+    toolBytesPerSec: ok ? num(run.toolBytesPerSec) : null,
+    latencyMs: ok && run.latency ? Object.fromEntries(Object.entries(run.latency).map(([k, v]) => [k, num(v)])) : null,
+    succeeded,
+    failed: workload.requests - succeeded,
+    connections: ledger ? ledger.connections : null,
+    requestsPerConnection: ledger && ledger.perConnection ? ledger.perConnection : null,
+    serverRequests: ledger ? ledger.requests : null,
+    wire: run.wire,
+    ratioToH1: null,
+    error: run.error || null,
+    notes: [...(ok ? run.notes : []), ...(run.ledger && run.ledger.error ? [`server ledger: ${run.ledger.error}`] : [])]
+  }
+}
+
+function addRatios (rows) {
+  for (const row of rows) {
+    const h1 = rows.find(r => r.lane === 'h1' && r.linkSpec === row.linkSpec)
+    row.ratioToH1 = h1 && h1.reqPerSec && row.reqPerSec ? num(row.reqPerSec / h1.reqPerSec, 3) : null
+  }
+  return rows
+}
+
+// QUIC connections the edge logged (qlog files) since `before`.
+function newQlogFiles (dir, before) {
+  if (!dir || !fs.existsSync(dir)) return []
+  return fs.readdirSync(dir).filter(f => !before.has(f)).map(f => path.join(dir, f))
+}
+
+// opts: { lanes: names | null, urls: [..], tools: { lane|protocol: tool }, presetTools,
+// workload: { requests, connections, muxConnections, streams, threads, size, delay },
+// links: [spec | null] (one table per link), trace, timeoutS, seed }
+// → { rows, plan, traces }
+async function runLoad (opts, { log = () => {} } = {}) {
+  const links = opts.links && opts.links.length ? opts.links : [null]
+  if (opts.urls && opts.urls.length && links.some(Boolean)) {
+    throw new LoadError('--link needs lanes started by h2bench load (without --url): the link sits between the tools and servers it starts')
+  }
+  let lanes
+  if (opts.urls && opts.urls.length) lanes = await Promise.all(opts.urls.map(laneAt))
+  else lanes = (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
+  const plan = await planTools(lanes, opts)
+  checkWorkload(opts.workload, plan)
+
+  const qlogDir = opts.trace && !opts.urls?.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
+  let servers = null
+  if (!opts.urls || !opts.urls.length) {
+    servers = await startServers(plan.map(p => p.lane.name), { links, qlogDir, seed: opts.seed, log })
+    for (const u of servers.running.unavailable || []) log(`load: lane ${u.name} left out: ${u.reason}`)
+    for (const p of plan) {
+      const started = servers.running.lanes.find(l => l.name === p.lane.name)
+      p.lane = started ? { ...p.lane, url: started.url } : null
+    }
+  }
+  const active = plan.filter(p => p.lane)
+  const rows = []
+  const traces = []
+  try {
+    for (const spec of links) {
+      let link = null
+      if (spec !== null) {
+        link = await servers.session.control.change(spec)
+        log(`link: ${link.description}`)
+      }
+      const spawnWith = servers && servers.session ? servers.session.opened.spawnInside : spawn
+      const linkCtl = servers && servers.session ? servers.session.control : null
+      const linkRows = []
+      for (const { lane, tool, version } of active) {
+        const workload = workloadFor(lane, opts.workload)
+        const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
+        const row = rowOf({ lane, tool, version, workload, run, link })
+        log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
+          `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
+        linkRows.push(row)
+        if (opts.trace) traces.push(await traceLane({ lane, tool, workload, spawnWith, link: linkCtl, linkRecord: link, timeoutS: opts.timeoutS, qlogDir, row, log }))
+      }
+      rows.push(...addRatios(linkRows))
+    }
+  } finally {
+    if (servers) await servers.close()
+    if (qlogDir) fs.rmSync(qlogDir, { recursive: true, force: true })
+  }
+  return { rows, plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })), traces }
+}
+
+// The trace of one lane: the tool again in its verbose form where it has
+// one (ab -v 2: a TLS session per connection; nghttp -v: every frame), the
+// edge's qlog for HTTP/3, the server's ledger and the link's counters.
+async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, timeoutS, qlogDir, row, log }) {
+  const trace = require('./trace')
+  const out = { lane: lane.name, link: linkRecord ? linkRecord.description : null, linkSpec: linkRecord ? linkRecord.text : null, tool: tool.name, ledger: { requests: row.serverRequests, connections: row.connections, perConnection: row.requestsPerConnection }, wire: row.wire, summary: null, note: null }
+  try {
+    if (tool.name === 'ab' || tool.name === 'nghttp') {
+      const run = await runTool({ tool, lane, workload, spawnWith, link, trace: true, timeoutS })
+      if (run.error && !run.raw) throw new Error(run.error)
+      out.summary = tool.name === 'ab'
+        ? trace.summariseAb(`${run.raw.stdout}\n${run.raw.stderr}`, {})
+        : trace.summariseNghttp(`${run.raw.stdout}\n${run.raw.stderr}`)
+      out.command = run.command
+      out.ledger = run.ledger
+      out.wire = run.wire
+    } else if (lane.protocol === 'h3' && qlogDir) {
+      const before = new Set(fs.existsSync(qlogDir) ? fs.readdirSync(qlogDir) : [])
+      const run = await runTool({ tool, lane, workload, spawnWith, link, timeoutS })
+      await new Promise(resolve => setTimeout(resolve, 500)) // the edge closes its qlog files as connections end
+      out.summary = trace.summariseQlogFiles(newQlogFiles(qlogDir, before))
+      out.command = run.command
+      out.ledger = run.ledger
+      out.wire = run.wire
+    } else {
+      out.note = lane.protocol === 'h3'
+        ? 'no qlog: lanes given by --url (h2bench load writes the edge\'s qlog only for lanes it starts)'
+        : `${tool.name} prints no frames or connections; connections and requests per connection are the server's ledger` +
+          (lane.protocol === 'h2' ? ' (nghttp -v prints frames: --tool ' + lane.name + '=nghttp --mux-connections 1)' : ' (ab -v 2 prints a TLS session per connection: --tool h1=ab)')
+    }
+  } catch (err) {
+    out.note = `trace failed: ${err.message}`
+  }
+  return out
+}
+
+module.exports = { runLoad, laneAt, planTools, workloadFor, checkWorkload, addRatios, rowOf, LoadError, ToolMissingError }

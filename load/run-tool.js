@@ -1,0 +1,151 @@
+'use strict'
+
+// Runs one load tool once against one lane and reads what it printed: the
+// one code path for timing in h2bench load (and its runner experiments).
+// `spawnWith` is child_process.spawn, or a link's spawnInside so the tool
+// runs in the link's client namespace. The tool gets the lane's /option URL
+// with a ledger id, and the server's ledger (server/ledger.js) says after
+// the run how many connections the requests really came on.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const https = require('node:https')
+const http2 = require('node:http2')
+const { spawn } = require('node:child_process')
+const { performance } = require('node:perf_hooks')
+
+const OUTPUT_CAP = 256 * 1024 * 1024 // per stream; ab -v 2 prints ~0.6 KB per connection
+const KILL_GRACE_MS = 3000
+
+let ledgerSerial = 0
+const newLedgerId = () => `load-${process.pid}-${Date.now().toString(36)}-${++ledgerSerial}`
+
+function optionUrl (laneUrl, { size, delay }, ledger) {
+  const base = laneUrl.replace(/\/+$/, '')
+  return `${base}/option?size=${size}${delay ? `&delay=${delay}` : ''}&ledger=${ledger}`
+}
+
+// GET <lane>/<path> as JSON, certificate unchecked (the lanes' is
+// self-signed); over HTTP/2 when `h2` (the HTTP/2 lanes speak nothing else).
+function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false } = {}) {
+  const where = `${laneUrl.replace(/\/+$/, '')}${pathname}`
+  return new Promise((resolve, reject) => {
+    const done = (status, headers, body) => {
+      try {
+        resolve({ status, headers, json: JSON.parse(body) })
+      } catch {
+        reject(new Error(`${where}: status ${status}, not JSON`))
+      }
+    }
+    if (h2) {
+      const session = http2.connect(laneUrl, { rejectUnauthorized: false })
+      const timer = setTimeout(() => session.destroy(new Error(`${where}: no answer within ${timeoutMs / 1000} s`)), timeoutMs)
+      session.once('error', err => { clearTimeout(timer); reject(err) })
+      const req = session.request({ ':path': pathname })
+      let body = ''
+      let head = {}
+      req.setEncoding('utf8')
+      req.once('response', h => { head = h })
+      req.on('data', d => { body += d })
+      req.once('end', () => { clearTimeout(timer); session.close(); done(head[':status'], head, body) })
+      req.once('error', err => { clearTimeout(timer); session.destroy(); reject(err) })
+      return
+    }
+    const req = https.get(where, { rejectUnauthorized: false, timeout: timeoutMs }, res => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', d => { body += d })
+      res.on('end', () => done(res.statusCode, res.headers, body))
+    })
+    req.once('timeout', () => req.destroy(new Error(`${where}: no answer within ${timeoutMs / 1000} s`)))
+    req.once('error', reject)
+  })
+}
+
+// Runs the command; resolves { stdout, stderr, code, signal, wallMs, timedOut, spawnError }.
+function execute ({ executable, args }, { spawnWith = spawn, timeoutS }) {
+  return new Promise(resolve => {
+    const t0 = performance.now()
+    let child
+    try {
+      child = spawnWith(executable, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: spawnWith === spawn })
+    } catch (err) {
+      return resolve({ spawnError: err })
+    }
+    const out = { stdout: [], stderr: [], sizes: { stdout: 0, stderr: 0 }, truncated: false }
+    for (const name of ['stdout', 'stderr']) {
+      child[name].on('data', chunk => {
+        if (out.sizes[name] + chunk.length > OUTPUT_CAP) { out.truncated = true; return }
+        out.sizes[name] += chunk.length
+        out[name].push(chunk)
+      })
+    }
+    let timedOut = false
+    const kill = sig => {
+      try {
+        if (spawnWith === spawn) process.kill(-child.pid, sig)
+        else child.kill(sig)
+      } catch { /* gone */ }
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      kill('SIGINT') // the tool's own clean stop first, then SIGKILL; the row says it timed out
+      setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS).unref()
+    }, timeoutS * 1000)
+    child.once('error', err => {
+      clearTimeout(timer)
+      resolve({ spawnError: err })
+    })
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({
+        stdout: Buffer.concat(out.stdout).toString('utf8'),
+        stderr: Buffer.concat(out.stderr).toString('utf8'),
+        code,
+        signal,
+        wallMs: performance.now() - t0,
+        timedOut,
+        truncated: out.truncated
+      })
+    })
+  })
+}
+
+// One tool run on one lane: → { command, ...tool.parse()'s figures, ledger,
+// wire (link counters of the run, per direction, when behind a link), error }.
+async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = false, timeoutS }) {
+  const ledger = newLedgerId()
+  const url = optionUrl(lane.url, workload, ledger)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-load-'))
+  const logFile = path.join(dir, 'requests.tsv')
+  const params = { ...workload, url, protocol: lane.protocol, logFile, trace, timeoutS }
+  const command = tool.command(params)
+  const shown = `${path.basename(command.executable)} ${command.args.filter(a => a !== logFile && a !== '--log-file').join(' ')}`
+  try {
+    if (link) await link.control.stats({ reset: true })
+    const ran = await execute(command, { spawnWith, timeoutS })
+    const wire = link ? wireOf(await link.control.stats()) : null
+    const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge }).then(r => r.json, err => ({ error: err.message }))
+    const base = { command: shown, url, ledger: seen, wire, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
+    if (ran.spawnError) return { ...base, error: `cannot run ${command.executable}: ${ran.spawnError.message}` }
+    if (ran.timedOut) return { ...base, error: `timed out after ${timeoutS} s (--timeout)`, wallMs: ran.wallMs }
+    let figures
+    try {
+      const log = command.logFile && fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : null
+      figures = tool.parse({ stdout: ran.stdout, stderr: ran.stderr, requests: workload.requests, wallMs: ran.wallMs, log, trace })
+    } catch (err) {
+      return { ...base, error: `${err.message}${ran.code ? ` (exit code ${ran.code})` : ''}` }
+    }
+    return { ...base, ...figures, wallMs: ran.wallMs, exitCode: ran.code }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// The forwarder's counters of one run, per direction (link/counters.js has them all).
+function wireOf (stats) {
+  const pick = d => ({ packets: d.out_packets, bytes: d.out_bytes, lost: d.lost, queueDropped: d.queue_dropped, duplicated: d.duplicated, corrupted: d.corrupted })
+  return { up: pick(stats.up), down: pick(stats.down) }
+}
+
+module.exports = { runTool, execute, getJson, optionUrl, newLedgerId }

@@ -1,0 +1,43 @@
+'use strict'
+
+// ApacheBench (`ab`, Debian apache2-utils): HTTP/1.1 only, one request in
+// flight per connection, a new connection (and TLS handshake) per request
+// unless -k: the source's idiom in seed 002 (`ab -n 100 -c 10`).
+const { toolVersion, unreadable, result } = require('./common')
+
+const HINT = 'on Debian/Ubuntu `sudo apt-get install -y apache2-utils`, on macOS it ships with the system (or `brew install httpd`)'
+
+module.exports = {
+  name: 'ab',
+  protocols: ['http/1.1'],
+  hint: HINT,
+  version: () => toolVersion('ab', 'ab', ['-V'], HINT, out => (/Version ([\d.]+)/.exec(out) || [null, 'unknown'])[1]),
+  // -v 2 prints each TLS session: the trace counts handshakes from it.
+  command ({ url, requests, connections, timeoutS, trace }) {
+    return { executable: 'ab', args: [...(trace ? ['-v', '2'] : []), '-s', String(timeoutS), '-n', String(requests), '-c', String(connections), url] }
+  },
+  parse ({ stdout, stderr, requests }) {
+    const text = `${stdout}\n${stderr}`
+    const taken = /Time taken for tests:\s+([\d.]+) seconds/.exec(text)
+    const complete = /Complete requests:\s+(\d+)/.exec(text)
+    if (!taken || !complete) throw unreadable('ab', '"Time taken for tests" and "Complete requests"', text)
+    const failed = Number((/Failed requests:\s+(\d+)/.exec(text) || [0, 0])[1])
+    const non2xx = Number((/Non-2xx responses:\s+(\d+)/.exec(text) || [0, 0])[1])
+    const rate = /Transfer rate:\s+([\d.]+) \[Kbytes\/sec\]/.exec(text)
+    // "Percentage of the requests served within a certain time (ms)": whole ms.
+    const pct = p => { const m = new RegExp(`^\\s*${p}%\\s+(\\d+)`, 'm').exec(text); return m ? Number(m[1]) : null }
+    const longest = /100%\s+(\d+) \(longest request\)/.exec(text)
+    const latency = pct(50) === null ? null : { p50: pct(50), p90: pct(90), p99: pct(99), max: longest ? Number(longest[1]) : null }
+    const done = Number(complete[1])
+    const succeeded = Math.max(0, done - failed - non2xx)
+    return result({
+      totalMs: Number(taken[1]) * 1000,
+      asked: requests,
+      succeeded,
+      failed: requests - succeeded,
+      latency,
+      toolBytesPerSec: rate ? Number(rate[1]) * 1024 : null,
+      notes: ['latency percentiles in whole ms (ab rounds them)']
+    })
+  }
+}
