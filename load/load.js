@@ -86,7 +86,9 @@ async function startServers (names, { links, qlogDir, seed, log }) {
   const { throwawayCertificate, ensureEdge } = require('../bench/start-lanes')
   const warning = await ensureEdge(names, log)
   if (warning) log(`load: ${warning}`)
-  const withQlog = (config, tls, o) => startAll(config, tls, { ...o, qlogDir })
+  // The edge closes idle connections after 5 s, not Caddy's 5 min: oha's
+  // HTTP/3 runs end when the server closes (load/tools/oha.js).
+  const withQlog = (config, tls, o) => startAll(config, tls, { ...o, qlogDir, edgeIdleTimeoutS: 5 })
   const laneList = names.map(laneByName)
   if (links.some(Boolean)) {
     const { startLinkSession } = require('../link/session')
@@ -150,10 +152,14 @@ function addRatios (rows) {
   return rows
 }
 
-// QUIC connections the edge logged (qlog files) since `before`.
-function newQlogFiles (dir, before) {
-  if (!dir || !fs.existsSync(dir)) return []
-  return fs.readdirSync(dir).filter(f => !before.has(f)).map(f => path.join(dir, f))
+// The QUIC connections the edge logged (qlog files) since `before`, moved
+// into a folder of their own → that folder.
+function takeNewQlogs (dir, before) {
+  const own = fs.mkdtempSync(path.join(dir, 'run-'))
+  for (const f of fs.readdirSync(dir)) {
+    if (!before.has(f) && f.endsWith('.sqlog')) fs.renameSync(path.join(dir, f), path.join(own, f))
+  }
+  return own
 }
 
 // opts: { lanes: names | null, urls: [..], tools: { lane|protocol: tool }, presetTools,
@@ -231,8 +237,8 @@ async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, t
     } else if (lane.protocol === 'h3' && qlogDir) {
       const before = new Set(fs.existsSync(qlogDir) ? fs.readdirSync(qlogDir) : [])
       const run = await runTool({ tool, lane, workload, spawnWith, link, timeoutS })
-      await new Promise(resolve => setTimeout(resolve, 500)) // the edge closes its qlog files as connections end
-      out.summary = trace.summariseQlogFiles(newQlogFiles(qlogDir, before))
+      await new Promise(resolve => setTimeout(resolve, 500)) // quic-go writes a connection's qlog as it ends
+      out.summary = trace.summariseQlogDir(takeNewQlogs(qlogDir, before))
       out.command = run.command
       out.ledger = run.ledger
       out.wire = run.wire

@@ -62,14 +62,14 @@ function formatLaneTrace (t) {
   const l = t.ledger
   if (l && l.connections !== null && l.connections !== undefined) {
     const p = l.perConnection
-    lines.push(`${t.lane.padEnd(4)} server: ${l.requests} requests on ${l.connections} connection${l.connections === 1 ? '' : 's'}` +
+    lines.push(`${t.lane.padEnd(5)} server: ${l.requests} requests on ${l.connections} connection${l.connections === 1 ? '' : 's'}` +
       (p ? `, ${p.min === p.max ? p.min : `${p.min}–${p.max} (median ${p.median})`} per connection` : ''))
   }
   if (t.wire) {
-    lines.push(`${t.lane.padEnd(4)} link:   ↑ ${t.wire.up.packets} packets ${kb(t.wire.up.bytes)}, ↓ ${t.wire.down.packets} packets ${kb(t.wire.down.bytes)}` +
+    lines.push(`${t.lane.padEnd(5)} link:   ↑ ${t.wire.up.packets} packets ${kb(t.wire.up.bytes)}, ↓ ${t.wire.down.packets} packets ${kb(t.wire.down.bytes)}` +
       `${t.wire.down.lost + t.wire.up.lost ? `, lost ↑ ${t.wire.up.lost} ↓ ${t.wire.down.lost}` : ''}`)
   }
-  if (t.note) lines.push(`${t.lane.padEnd(4)} ${t.note}`)
+  if (t.note) lines.push(`${t.lane.padEnd(5)} ${t.note}`)
   return lines
 }
 

@@ -69,10 +69,12 @@ function closeServer (server) {
 
 // Starts every lane and the page server. `tls` is { key, cert, spki };
 // `link`, when the lanes are behind a packet-level link, its control;
-// `qlogDir`, a folder for Caddy's qlogs of its QUIC connections (traces).
+// `qlogDir`, a folder for Caddy's qlogs of its QUIC connections (traces);
+// `edgeIdleTimeoutS`, when the edge closes a connection without requests
+// (Caddy's default is 5 min; h2bench load sets a few seconds).
 // Returns { page: {url}, lanes: [{name,label,protocol,url,port,server,app}],
 // unavailable: [{name,label,reason}] (edge lanes without Caddy), edge, close() }.
-async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = null } = {}) {
+async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = null, edgeIdleTimeoutS = null } = {}) {
   const started = []
   let edge = null
   const closeAll = async () => {
@@ -107,7 +109,7 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
         started.push({ server, destroySockets: trackSockets(server) })
         const appPort = await listen(server, 0, '127.0.0.1', { ...what, name: `lane ${lane.name}'s app` })
         await checkEdgePort(lane, port, config.host, what)
-        edgeServers.push({ name: lane.name, host: config.host, port, protocols: lane.edge.protocols, upstream: `127.0.0.1:${appPort}` })
+        edgeServers.push({ name: lane.name, host: config.host, port, protocols: lane.edge.protocols, upstream: `127.0.0.1:${appPort}`, idleTimeoutS: edgeIdleTimeoutS })
         laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, server, app, appPort })
         continue
       }

@@ -7,7 +7,7 @@
 // nghttp3) installs from Debian's packages here. tools/oha/build.js builds
 // the pinned version with cargo into .cache/; the h2 lane's oha-vs-h2load
 // figures (README, "h2bench load") show it is not the bottleneck.
-const { toolVersion, unreadable, result } = require('./common')
+const { toolVersion, unreadable, percentiles, result } = require('./common')
 const { ohaPath, OHA_VERSION } = require('../../tools/oha/build')
 
 const HINT = 'build it with `npm run build:oha` (needs Rust\'s cargo: rustup.rs; a few minutes), or set OHA_PATH to an oha built with `--features http3`'
@@ -19,35 +19,38 @@ module.exports = {
   hint: HINT,
   executable: () => ohaPath(),
   version: () => toolVersion('oha', ohaPath(), ['--version'], HINT, out => (/oha ([\d.]+)/.exec(out) || [null, OHA_VERSION])[1]),
-  // --insecure: the lanes' certificate is self-signed, and no other tool here checks it either.
+  // --insecure: the lanes' certificate is self-signed, and no other tool
+  // here checks it either. CSV, not its JSON summary: oha's HTTP/3 client
+  // ends a run by sending GOAWAY and waiting for the server to close the
+  // connection, which quic-go's server leaves to the idle timeout (30 s, or
+  // Caddy's idle_timeout), and the summary's total includes that wait. The
+  // CSV has every successful request's start (since oha started) and
+  // duration, so the total here is the end of the last response, as
+  // h2load's "finished in" is.
   command ({ url, protocol, requests, connections, streams, timeoutS }) {
-    const args = ['--no-tui', '--output-format', 'json', '--insecure', '--http-version', VERSIONS[protocol],
+    const args = ['--no-tui', '--output-format', 'csv', '--insecure', '--http-version', VERSIONS[protocol],
       '-n', String(requests), '-c', String(connections), '-t', `${timeoutS}s`]
     if (protocol !== 'http/1.1') args.push('-p', String(streams))
     args.push(url)
     return { executable: ohaPath(), args }
   },
-  parse ({ stdout, requests }) {
-    let json
-    try {
-      json = JSON.parse(stdout)
-    } catch {
-      throw unreadable('oha', 'JSON summary', stdout)
-    }
-    if (!json.summary || typeof json.summary.total !== 'number') throw unreadable('oha', 'summary.total', stdout)
-    const codes = json.statusCodeDistribution || {}
-    const ok = Object.entries(codes).filter(([code]) => /^2/.test(code)).reduce((n, [, k]) => n + k, 0)
-    const errors = Object.entries(json.errorDistribution || {})
-    const p = json.latencyPercentiles || {}
-    const sec = v => typeof v === 'number' ? v * 1000 : null
+  // "request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status", seconds.
+  parse ({ stdout, requests, wallMs }) {
+    const lines = String(stdout).trim().split('\n')
+    if (!/^request-start,DNS,DNS\+dialup,Response-delay,request-duration,bytes,status$/.test(lines[0] || '')) throw unreadable('oha', 'CSV header', stdout)
+    const rows = lines.slice(1).map(l => l.split(',').map(Number)).filter(r => r.length === 7 && r.every(Number.isFinite))
+    const ok = rows.filter(r => r[6] >= 200 && r[6] < 300)
+    const latencies = ok.map(r => r[4] * 1000)
+    const totalMs = ok.length ? Math.max(...ok.map(r => (r[0] + r[4]) * 1000)) : wallMs
+    const bytes = ok.reduce((n, r) => n + r[5], 0)
     return result({
-      totalMs: json.summary.total * 1000,
+      totalMs,
       asked: requests,
-      succeeded: ok,
-      failed: requests - ok,
-      latency: p.p50 === undefined ? null : { p50: sec(p.p50), p90: sec(p.p90), p99: sec(p.p99), max: sec(json.summary.slowest) },
-      toolBytesPerSec: json.summary.sizePerSec ?? null,
-      notes: errors.length ? [`oha errors: ${errors.map(([e, n]) => `${n} × ${e}`).join('; ').slice(0, 300)}`] : []
+      succeeded: ok.length,
+      failed: requests - ok.length,
+      latency: percentiles(latencies),
+      toolBytesPerSec: totalMs ? bytes / (totalMs / 1000) : null,
+      notes: ok.length < requests ? ['oha lists successful requests only; failures are the requests missing from its list'] : []
     })
   }
 }

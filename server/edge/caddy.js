@@ -90,6 +90,7 @@ function caddyConfig (servers, files) {
           listen: [`${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`],
           protocols: s.protocols,
           automatic_https: { disable: true },
+          ...(s.idleTimeoutS ? { idle_timeout: `${s.idleTimeoutS}s` } : {}),
           // Our one certificate whatever the SNI (none, for an IP address).
           tls_connection_policies: [{ certificate_selection: { any_tag: [tag] } }],
           routes: [{

@@ -31,7 +31,10 @@ describe('the Caddy edge (server/edge/caddy.js)', function () {
     assert.equal(proxy.handler, 'reverse_proxy')
     assert.equal(proxy.flush_interval, -1)
     assert.deepEqual(proxy.upstreams, [{ dial: '127.0.0.1:9' }])
-    assert.deepEqual(proxy.headers.request.set, { 'x-h2bench-edge-protocol': ['{http.request.proto}'] })
+    assert.deepEqual(proxy.headers.request.set, { 'x-h2bench-edge-protocol': ['{http.request.proto}'], 'x-h2bench-edge-client': ['{http.request.remote}'] })
+    assert.equal(server.idle_timeout, undefined, 'Caddy\'s own idle timeout unless asked')
+    const short = caddyConfig([{ name: 'h3', host: '::1', port: 4433, protocols: ['h3'], upstream: '127.0.0.1:9', idleTimeoutS: 5 }], { cert: '/c.pem', key: '/k.pem', data: '/d' })
+    assert.equal(short.apps.http.servers.h3.idle_timeout, '5s')
   })
 
   it('finds caddy through CADDY_PATH, the one tools/caddy built, or the PATH, and says what to do when there is none', async () => {
