@@ -122,9 +122,9 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
   const command = tool.command(params)
   const shown = `${path.basename(command.executable)} ${command.args.filter(a => a !== logFile && a !== '--log-file').join(' ')}`
   try {
-    if (link) await link.control.stats({ reset: true })
+    if (link) await link.stats({ reset: true })
     const ran = await execute(command, { spawnWith, timeoutS })
-    const wire = link ? wireOf(await link.control.stats()) : null
+    const wire = link ? wireOf(await link.stats()) : null
     const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge }).then(r => r.json, err => ({ error: err.message }))
     const base = { command: shown, url, ledger: seen, wire, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
     if (ran.spawnError) return { ...base, error: `cannot run ${command.executable}: ${ran.spawnError.message}` }
