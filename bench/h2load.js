@@ -4,8 +4,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFile, execFileSync } = require('node:child_process')
+const { parseSummary, parseLog, hint } = require('../load/tools/h2load')
 
-const INSTALL_HINT = 'h2load is not installed: on Debian/Ubuntu `sudo apt-get install -y nghttp2-client`, on macOS `brew install nghttp2`'
+const INSTALL_HINT = `h2load is not installed: ${hint}`
 
 function checkH2load () {
   try {
@@ -26,22 +27,20 @@ function h2load ({ url, protocol, clients, streams, requests, duration, warmup }
   args.push(url)
   return new Promise((resolve, reject) => {
     execFile('h2load', args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const text = String(stdout)
-      const finished = /finished in ([\d.]+)(m?s), ([\d.]+) req\/s, ([\d.]+)([KMG]?B)\/s/.exec(text)
-      const counts = /requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored/.exec(text)
-      if (!finished || !counts) {
-        return reject(new Error(`h2load ${args.join(' ')} gave no result: ${err ? err.message : ''}\n${text}${stderr}`))
+      let summary
+      try {
+        summary = parseSummary(`${stdout}\n${stderr}`)
+      } catch (parseErr) {
+        return reject(new Error(`h2load ${args.join(' ')} gave no result: ${err ? err.message : ''}\n${parseErr.message}`))
       }
-      const unit = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[finished[5]]
-      const latenciesMs = fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean)
-        .map(line => Number(line.split('\t')[2]) / 1000).sort((a, b) => a - b)
+      const latenciesMs = parseLog(fs.readFileSync(log, 'utf8')).sort((a, b) => a - b)
       fs.rmSync(path.dirname(log), { recursive: true, force: true })
       resolve({
-        reqPerSec: Number(finished[3]),
-        bytesPerSec: Number(finished[4]) * unit,
-        done: Number(counts[3]),
-        succeeded: Number(counts[4]),
-        failed: Number(counts[5]) + Number(counts[6]),
+        reqPerSec: summary.reqPerSec,
+        bytesPerSec: summary.bytesPerSec,
+        done: summary.done,
+        succeeded: summary.succeeded,
+        failed: summary.failed,
         latenciesMs,
         command: `h2load ${args.filter(a => a !== log && a !== '--log-file').join(' ')}`
       })

@@ -87,6 +87,25 @@ const OPTIONAL = {
     zeroRtt: 'integer',
     initialRetransmits: 'integer'
   },
+  // load rows (ab-vs-nghttp, h2load-netem; bench/load-cell.js): the tool and its figures, medians
+  // over the runs without failures; connections as the server's ledger saw them; link counters.
+  load: {
+    tool: 'string',
+    toolVersion: 'string',
+    command: 'string',
+    reqPerSec: 'number|null',
+    mbPerSec: 'number|null',
+    p50: 'number|null',
+    p90: 'number|null',
+    p99: 'number|null',
+    connections: 'number|null',
+    requestsPerConnection: 'number|null',
+    failedRequests: 'integer',
+    runs: 'integer',
+    lostDown: 'number|null',
+    duplicatedDown: 'number|null',
+    corruptedDown: 'number|null'
+  },
   // h3-hol rows: completion times of the requests within a batch (medians over the batches).
   hol: {
     lossPct: 'number',

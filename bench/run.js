@@ -22,7 +22,18 @@ const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace 
 
 const ROOT = path.join(__dirname, '..')
 const { runTtfbCell, runHolCell } = require('./h3-study')
-const RUNNERS = { page: runPageCell, 'push-page': runPushPageCell, 'push-protocol': runPushProtocolCell, ttfb: runTtfbCell, hol: runHolCell, 'site-page': require('./site-page').runSitePageCell }
+const RUNNERS = {
+  page: runPageCell,
+  'push-page': runPushPageCell,
+  'push-protocol': runPushProtocolCell,
+  ttfb: runTtfbCell,
+  hol: runHolCell,
+  'site-page': require('./site-page').runSitePageCell,
+  load: require('./load-cell').runLoadCell
+}
+// Kinds whose cells start their own lanes and link (h2bench load's code path, load/load.js).
+const OWN_SERVERS = new Set(['load'])
+const needsBrowserKind = kind => kind !== 'push-protocol' && !OWN_SERVERS.has(kind)
 
 function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt, edge }) {
   const cpus = os.cpus()
@@ -113,7 +124,7 @@ function stopOnSignals () {
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
   const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
-  const needsBrowser = entries.some(e => e.experiment.kind !== 'push-protocol')
+  const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
   if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   if (opts.networks.includes('link')) {
     const why = unavailableReason()
@@ -137,12 +148,18 @@ async function run (opts, log) {
   for (const network of opts.networks) {
     const mine = planned.filter(e => e.network === network)
     if (!mine.length) continue
-    const env = await openNetwork(network, { opts, needsBrowser: mine.some(e => e.experiment.kind !== 'push-protocol'), log })
-    browserName = browserName || env.browserName
-    userAgent = userAgent || env.userAgent
-    edge = edge || edgeEnvironment(env.running, caddyBuild)
-    try {
+    // The lanes (and browser) of this network, opened for the first cell that uses them.
+    let env = null
+    const shared = async () => {
+      if (env) return env
+      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), log })
+      browserName = browserName || env.browserName
+      userAgent = userAgent || env.userAgent
+      edge = edge || edgeEnvironment(env.running, caddyBuild)
       log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
+      return env
+    }
+    try {
       for (const entry of mine) {
         const { experiment, cell } = entry
         const elapsed = Date.now() - t0
@@ -152,18 +169,26 @@ async function run (opts, log) {
           leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
         })
         k++
-        const what = Object.entries(cell).map(([key, v]) => `${key} ${v}`).join(', ')
+        const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v)).map(([key, v]) => `${key} ${v}`).join(', ')
         log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
         const wanted = lanesFor(experiment, opts)
         if (!wanted.length) {
           log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
           continue
         }
-        const laneInfo = env.running.lanes.filter(l => wanted.includes(l.name))
-        const rows = await RUNNERS[experiment.kind]({
-          page: env.page, cdp: env.cdp, context: env.browser && env.browser.context, link: env.link, entry, lanes: wanted, laneInfo,
-          repeats: opts.repeats, budgetMs: opts.budgetMs, log
-        })
+        let rows
+        if (OWN_SERVERS.has(experiment.kind)) {
+          rows = await RUNNERS[experiment.kind]({
+            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, log, onServers: running => { edge = edge || edgeEnvironment(running, caddyBuild) }
+          })
+        } else {
+          const e = await shared()
+          const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
+          rows = await RUNNERS[experiment.kind]({
+            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo,
+            repeats: opts.repeats, budgetMs: opts.budgetMs, log
+          })
+        }
         for (const r of rows) {
           const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
           log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
@@ -172,7 +197,7 @@ async function run (opts, log) {
         results.push(...rows)
       }
     } finally {
-      await env.close()
+      if (env) await env.close()
     }
   }
   const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date(), edge })
@@ -222,6 +247,10 @@ async function main (argv) {
   // Caddy is built out here: the namespace has no network for Go's modules.
   if (needsPrivateNamespace(opts.networks)) {
     process.env[BUILD_ENV] = (await ensureEdge(opts.lanes, line => process.stderr.write(line + '\n'))) || 'ok'
+    // oha (the load experiments' HTTP/3 client) is built with cargo, which needs the registry too.
+    if (select(opts.experiments).some(e => e.kind === 'load') && opts.lanes.includes('h3')) {
+      await require('../tools/oha/build').ensureOha().catch(err => process.stderr.write(`h2bench-run: ${err.message}\n`))
+    }
     return rerunInPrivateNamespace(__filename, argv)
   }
   await preparePrivateNamespace()

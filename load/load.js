@@ -162,25 +162,30 @@ function takeNewQlogs (dir, before) {
   return own
 }
 
+// Everything before the first tool runs: the lanes (given by URL, or
+// started, behind a link when `links` has one), each lane's tool checked.
 // opts: { lanes: names | null, urls: [..], tools: { lane|protocol: tool }, presetTools,
 // workload: { requests, connections, muxConnections, streams, threads, size, delay },
-// links: [spec | null] (one table per link), trace, timeoutS, seed }
-// → { rows, plan, traces }
-async function runLoad (opts, { log = () => {} } = {}) {
+// links: [spec | null], trace, timeoutS, seed }
+// → { plan: [{ lane, tool, version }], measure(spec, { order }) → { rows, traces }, close() }
+async function openLoad (opts, { log = () => {} } = {}) {
   const links = opts.links && opts.links.length ? opts.links : [null]
-  if (opts.urls && opts.urls.length && links.some(Boolean)) {
+  const given = Boolean(opts.urls && opts.urls.length)
+  if (given && links.some(Boolean)) {
     throw new LoadError('--link needs lanes started by h2bench load (without --url): the link sits between the tools and servers it starts')
   }
-  let lanes
-  if (opts.urls && opts.urls.length) lanes = await Promise.all(opts.urls.map(laneAt))
-  else lanes = (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
+  const lanes = given ? await Promise.all(opts.urls.map(laneAt)) : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
   const plan = await planTools(lanes, opts)
   checkWorkload(opts.workload, plan)
-
-  const qlogDir = opts.trace && !opts.urls?.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
+  const qlogDir = opts.trace && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
   let servers = null
-  if (!opts.urls || !opts.urls.length) {
-    servers = await startServers(plan.map(p => p.lane.name), { links, qlogDir, seed: opts.seed, log })
+  if (!given) {
+    try {
+      servers = await startServers(plan.map(p => p.lane.name), { links, qlogDir, seed: opts.seed, log })
+    } catch (err) {
+      if (qlogDir) fs.rmSync(qlogDir, { recursive: true, force: true })
+      throw err
+    }
     for (const u of servers.running.unavailable || []) log(`load: lane ${u.name} left out: ${u.reason}`)
     for (const p of plan) {
       const started = servers.running.lanes.find(l => l.name === p.lane.name)
@@ -188,40 +193,67 @@ async function runLoad (opts, { log = () => {} } = {}) {
     }
   }
   const active = plan.filter(p => p.lane)
+  const session = servers && servers.session
+  const spawnWith = session ? session.opened.spawnInside : spawn
+  const linkCtl = session ? session.control : null
+
+  // One run of every lane on the link `spec` (null: no link); lanes in
+  // `order` (reversed on alternate repeats by the runner).
+  async function measure (spec, { reverse = false } = {}) {
+    let link = null
+    if (spec !== null && spec !== undefined) {
+      link = await session.control.change(spec)
+      log(`link: ${link.description}`)
+    }
+    const rows = []
+    const traces = []
+    for (const { lane, tool, version } of reverse ? [...active].reverse() : active) {
+      const workload = workloadFor(lane, opts.workload)
+      const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
+      const row = rowOf({ lane, tool, version, workload, run, link })
+      log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
+        `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
+      rows.push(row)
+      if (opts.trace) traces.push(await traceLane({ lane, tool, workload, spawnWith, link: linkCtl, linkRecord: link, timeoutS: opts.timeoutS, qlogDir, row }))
+    }
+    const order = active.map(p => p.lane.name)
+    rows.sort((a, b) => order.indexOf(a.lane) - order.indexOf(b.lane))
+    return { rows: addRatios(rows), traces }
+  }
+
+  return {
+    plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })),
+    running: servers ? servers.running : null,
+    links,
+    measure,
+    async close () {
+      if (servers) await servers.close()
+      if (qlogDir) fs.rmSync(qlogDir, { recursive: true, force: true })
+    }
+  }
+}
+
+// Every lane once per link: → { rows, plan, traces }.
+async function runLoad (opts, { log = () => {} } = {}) {
+  const load = await openLoad(opts, { log })
   const rows = []
   const traces = []
   try {
-    for (const spec of links) {
-      let link = null
-      if (spec !== null) {
-        link = await servers.session.control.change(spec)
-        log(`link: ${link.description}`)
-      }
-      const spawnWith = servers && servers.session ? servers.session.opened.spawnInside : spawn
-      const linkCtl = servers && servers.session ? servers.session.control : null
-      const linkRows = []
-      for (const { lane, tool, version } of active) {
-        const workload = workloadFor(lane, opts.workload)
-        const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
-        const row = rowOf({ lane, tool, version, workload, run, link })
-        log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
-          `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
-        linkRows.push(row)
-        if (opts.trace) traces.push(await traceLane({ lane, tool, workload, spawnWith, link: linkCtl, linkRecord: link, timeoutS: opts.timeoutS, qlogDir, row, log }))
-      }
-      rows.push(...addRatios(linkRows))
+    for (const spec of load.links) {
+      const got = await load.measure(spec)
+      rows.push(...got.rows)
+      traces.push(...got.traces)
     }
   } finally {
-    if (servers) await servers.close()
-    if (qlogDir) fs.rmSync(qlogDir, { recursive: true, force: true })
+    await load.close()
   }
-  return { rows, plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })), traces }
+  return { rows, plan: load.plan, traces }
 }
 
 // The trace of one lane: the tool again in its verbose form where it has
 // one (ab -v 2: a TLS session per connection; nghttp -v: every frame), the
 // edge's qlog for HTTP/3, the server's ledger and the link's counters.
-async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, timeoutS, qlogDir, row, log }) {
+async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, timeoutS, qlogDir, row }) {
   const trace = require('./trace')
   const out = { lane: lane.name, link: linkRecord ? linkRecord.description : null, linkSpec: linkRecord ? linkRecord.text : null, tool: tool.name, ledger: { requests: row.serverRequests, connections: row.connections, perConnection: row.requestsPerConnection }, wire: row.wire, summary: null, note: null }
   try {
@@ -254,4 +286,4 @@ async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, t
   return out
 }
 
-module.exports = { runLoad, laneAt, planTools, workloadFor, checkWorkload, addRatios, rowOf, LoadError, ToolMissingError }
+module.exports = { runLoad, openLoad, laneAt, planTools, workloadFor, checkWorkload, addRatios, rowOf, LoadError, ToolMissingError }

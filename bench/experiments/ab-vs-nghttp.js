@@ -1,0 +1,97 @@
+'use strict'
+
+// Seed 002: `ab -n 100 -c 10` (HTTP/1.1, 22.5 s) against `nghttp -n -m 100`
+// (HTTP/2, 2.6 s) on one 160-byte URL of nghttp2.org, over the internet;
+// `nghttp -v` showed the 100 requests sharing one connection. Here: the same
+// tools and counts on every lane (HTTP/3: oha, one QUIC connection of 100
+// streams) through links of 50 … 500 ms RTT; 500 ms is the source's path
+// (load/presets.js says why). Runner: bench/load-cell.js (load/load.js).
+const { verdict } = require('../conclusions')
+const stats = require('../../client/js/stats')
+const { loadPreset } = require('../../load/presets')
+
+const PRESET = loadPreset('ab-vs-nghttp')
+const RTTS = [50, 100, 200, 500]
+const SOURCE = { h1: 22.536, h2: 2.626 }
+const MUX = ['h2', 'h2n', 'h2e']
+
+const ok = r => r && r.samples.length > 0 && r.failures === 0
+const rttOf = r => Number((/rtt=(\d+)ms/.exec(r.linkSpec || r.preset) || [0, NaN])[1])
+const at = (rows, lane, rtt) => rows.find(r => r.lane === lane && rttOf(r) === rtt && ok(r)) || null
+const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
+const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(1)}×`
+const rtts = rows => [...new Set(rows.map(rttOf))].filter(Number.isFinite).sort((a, b) => a - b)
+
+const cell = (rtt, workload = PRESET.workload) => ({
+  preset: `rtt=${rtt}ms`,
+  link: `rtt=${rtt}ms`,
+  requests: workload.requests,
+  size: String(workload.size),
+  delay: 0,
+  workload
+})
+
+module.exports = {
+  id: 'ab-vs-nghttp',
+  title: 'ab -n 100 -c 10 (HTTP/1.1) vs nghttp -n -m 100 (HTTP/2) and oha (HTTP/3) on one small URL, through links of 50–500 ms RTT (seed 002)',
+  kind: 'load',
+  networks: ['link'],
+  tools: PRESET.tools,
+  sweep: { param: 'preset', label: 'link' },
+  cells: RTTS.map(rtt => cell(rtt)),
+  smokeCells: () => [cell(50, { ...PRESET.workload, requests: 20, connections: 5, streams: 20 })],
+  // ab: ⌈n/c⌉ rounds of TCP + TLS + request (≈ 4.5 RTT each, measured); the
+  // others about 4 RTT each; oha's QUIC waits for the edge's 5 s idle close.
+  estimateMs: (c, { lanes }) => {
+    const rtt = Number(/rtt=(\d+)/.exec(c.link)[1])
+    return rtt * (Math.ceil(c.workload.requests / c.workload.connections) * 4.5 + 4 * lanes) + 5000 + lanes * 300
+  },
+  source: null,
+  sourceFigures: SOURCE,
+  conclusions: [{
+    text: `HTTP/2 on one connection finishes the 100 requests far sooner than HTTP/1.1 with 10 (source: ab ${SOURCE.h1} s vs nghttp ${SOURCE.h2} s, ${(SOURCE.h1 / SOURCE.h2).toFixed(1)}×)`,
+    check (rows) {
+      const pairs = rtts(rows).flatMap(rtt => {
+        const h1 = at(rows, 'h1', rtt)
+        return MUX.map(l => at(rows, l, rtt)).filter(Boolean).filter(() => h1).map(r => ({ rtt, lane: r.lane, ratio: h1.median / r.median, h1: h1.median, h2: r.median }))
+      })
+      if (!pairs.length) return verdict('not measured', 'needs lane h1 (ab) and an HTTP/2 lane (nghttp) without failures')
+      const top = pairs.filter(p => p.rtt === Math.max(...pairs.map(q => q.rtt)))
+      const m = stats.median(top.map(p => p.ratio))
+      const status = m >= 4 ? 'reproduced' : m > 1.5 ? 'partly reproduced' : 'not reproduced'
+      return verdict(status, `at ${top[0].rtt} ms RTT ab took ${s(top[0].h1)} s, nghttp ${top.map(p => `${p.lane} ${s(p.h2)} s`).join(', ')}: ${x(m)} (median over the HTTP/2 lanes); ` +
+        `at every RTT: ${rtts(rows).map(rtt => { const r = pairs.filter(p => p.rtt === rtt).map(p => p.ratio); return r.length ? `${rtt} ms ${x(stats.median(r))}` : null }).filter(Boolean).join(', ')}`)
+    }
+  }, {
+    text: 'nghttp sends the 100 HTTP/2 requests as 100 streams of one connection, where ab opens a connection (and a TLS handshake) for every request',
+    check (rows) {
+      const h1 = rows.filter(r => r.lane === 'h1' && r.load && r.load.connections !== null)
+      const mux = rows.filter(r => MUX.includes(r.lane) && r.load && r.load.connections !== null)
+      if (!h1.length || !mux.length) return verdict('not measured', 'needs the server\'s connection counts of lanes h1 and an HTTP/2 lane')
+      const asked = rows[0].params.requests
+      const h1Ok = h1.every(r => r.load.connections >= asked)
+      const muxOk = mux.every(r => r.load.connections === 1 && r.load.requestsPerConnection === asked)
+      return verdict(h1Ok && muxOk ? 'reproduced' : 'not reproduced',
+        `the server's connection ledger: ab ${[...new Set(h1.map(r => r.load.connections))].join('/')} connections for ${asked} requests ` +
+        `(${[...new Set(h1.map(r => r.load.requestsPerConnection))].join('/')} per connection); nghttp ${[...new Set(mux.map(r => r.load.connections))].join('/')} connection ` +
+        `with ${[...new Set(mux.map(r => r.load.requestsPerConnection))].join('/')} requests (\`h2bench load --preset ab-vs-nghttp --trace\` prints the frames)`)
+    }
+  }],
+  extraTables (rows) {
+    const lanes = [...new Set(rows.map(r => r.lane))]
+    const body = rtts(rows).flatMap(rtt => lanes.map(lane => {
+      const r = rows.find(q => q.lane === lane && rttOf(q) === rtt)
+      if (!r) return null
+      const h1 = at(rows, 'h1', rtt)
+      const l = r.load || {}
+      const src = rtt === 500 ? (lane === 'h1' ? SOURCE.h1 : lane === 'h2' ? SOURCE.h2 : null) : null
+      return [`${rtt} ms`, lane, l.tool || '–', ok(r) ? s(r.median) : `failed (${r.failures})`, l.reqPerSec === null || l.reqPerSec === undefined ? '–' : l.reqPerSec.toFixed(1), l.connections ?? '–', l.requestsPerConnection ?? '–',
+        ok(r) && h1 ? x(h1.median / r.median) : '–', src === null ? '–' : String(src)]
+    }).filter(Boolean))
+    return [{
+      title: 'Per lane and link: the tool, total time (median, s), req/s, the connections the server saw and requests per connection, h1\'s time over the lane\'s, and the source\'s time at its ~500 ms path',
+      head: ['link RTT', 'lane', 'tool', 'total (s)', 'req/s', 'connections', 'req/conn', 'h1 ÷ lane', 'source (s)'],
+      body
+    }]
+  }
+}

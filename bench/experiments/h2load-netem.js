@@ -1,0 +1,128 @@
+'use strict'
+
+// Seed 004: h2load -t 10 -c 100 -n 1000 -m 100 against HTTP/1.1 and HTTP/3
+// (nginx-quic, its 612-byte index page) on a LAN, with netem on the server
+// adding latency, loss, duplication and corruption; its table and six
+// conclusions. Here: the same workload on every lane (h2load for HTTP/1.1
+// and HTTP/2, oha for HTTP/3), through the packet-level link with the same
+// impairments on the server → client direction (link presets "QUIC article:
+// …"), the clean row too, so every row crosses the same forwarder. The clean
+// cell also runs oha on the HTTP/2 lanes (mode "oha"): against h2load there,
+// it shows whether the HTTP/3 client is the bottleneck.
+const { verdict } = require('../conclusions')
+const { loadPreset, NETEM_ROWS } = require('../../load/presets')
+
+const PRESET = loadPreset('h2load-netem-table')
+const SMOKE = { requests: 100, connections: 10, muxConnections: 10, streams: 10, threads: 2, size: 612, delay: 0 }
+
+// The clean cell again with oha on the HTTP/2 lanes: its own label, so the
+// table keeps it apart.
+const CALIBRATION = { preset: 'clean, oha on HTTP/2', mode: 'oha', tools: { h2: 'oha' }, lanes: ['h2', 'h2n', 'h2e'] }
+const CLEAN = NETEM_ROWS[0].label
+
+const cellOf = (row, workload = PRESET.workload, extra = {}) => ({
+  preset: row.label,
+  link: row.link,
+  requests: workload.requests,
+  size: String(workload.size),
+  delay: 0,
+  // A row the source could not finish (h1 under loss + corruption) may take minutes.
+  timeoutS: row.link === 'none' || row.link === 'quic-dup' ? 60 : 180,
+  workload: { ...workload, muxConnections: workload.muxConnections ?? workload.connections },
+  ...extra
+})
+
+const ok = r => r && r.samples.length > 0 && r.failures === 0
+const find = (rows, lane, label) => rows.find(r => r.lane === lane && r.preset === label && !r.mode) || null
+const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
+const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
+// h1's time over h3's in a cell: > 1 means HTTP/3 ahead (the source's sense of "advantage").
+function edge (rows, label) {
+  const h1 = find(rows, 'h1', label)
+  const h3 = find(rows, 'h3', label)
+  if (!h3 || !ok(h3)) return null
+  if (!h1 || !h1.samples.length) return h1 && h1.failures ? { ratio: Infinity, h1: null, h3: h3.median } : null
+  return { ratio: h1.median / h3.median, h1: h1.median, h3: h3.median }
+}
+const say = (label, e) => e ? `${label}: h1 ${e.h1 === null ? 'did not finish' : `${s(e.h1)} s`}, h3 ${s(e.h3)} s (h1 ÷ h3 ${x(e.ratio)})` : `${label}: not measured`
+const src = label => {
+  const r = NETEM_ROWS.find(q => q.label === label)
+  return r && r.h3 ? (r.h1 ? r.h1.totalMs / r.h3.totalMs : Infinity) : null
+}
+const labelOf = slug => NETEM_ROWS.find(r => r.link === slug).label
+
+// One conclusion: the cells it reads, a test on their h1 ÷ h3 ratios.
+function conclusion (text, labels, test, explain) {
+  return {
+    text,
+    check (rows) {
+      const e = labels.map(l => edge(rows, labelOf(l)))
+      if (e.some(v => !v)) return verdict('not measured', `needs lanes h1 and h3 at ${labels.map(labelOf).join(', ')}`)
+      const holds = test(...e.map(v => v.ratio))
+      return verdict(holds ? 'reproduced' : 'not reproduced', `${e.map((v, i) => say(labelOf(labels[i]), v)).join('; ')}` +
+        `; source ${labels.map(l => `${labelOf(l)} ${x(src(labelOf(l)))}`).join(', ')}${explain ? `; ${explain}` : ''}`)
+    }
+  }
+}
+
+module.exports = {
+  id: 'h2load-netem',
+  title: 'h2load -t 10 -c 100 -n 1000 -m 100 (HTTP/1.1, HTTP/2) and oha (HTTP/3) under the source\'s netem impairments, through the packet-level link (seed 004)',
+  kind: 'load',
+  networks: ['link'],
+  tools: PRESET.tools,
+  modes: [null, 'oha'],
+  sweep: { param: 'preset', label: 'impairment (server → client)' },
+  cells: [
+    ...NETEM_ROWS.map(r => cellOf(r)),
+    cellOf(NETEM_ROWS[0], PRESET.workload, CALIBRATION)
+  ],
+  smokeCells: () => [cellOf(NETEM_ROWS[0], SMOKE), cellOf(NETEM_ROWS.find(r => r.link === 'quic-dup'), SMOKE),
+    cellOf(NETEM_ROWS[0], SMOKE, { ...CALIBRATION, lanes: ['h2n', 'h2e'] })],
+  estimateMs: (c, { lanes }) => lanes * ({ none: 2000, 'quic-dup': 2000, 'quic-delay': 6000, 'quic-loss-dup': 8000 }[c.link] || 40000) + 5000,
+  source: null,
+  sourceRows: NETEM_ROWS,
+  conclusions: [{
+    text: 'The HTTP/3 load client (oha) is not what limits the h3 lane: on the HTTP/2 lanes it reaches at least 80 % of h2load\'s rate',
+    check (rows) {
+      const pairs = rows.filter(r => r.mode === 'oha' && ok(r)).map(r => ({ lane: r.lane, oha: r.load.reqPerSec, h2load: (find(rows, r.lane, CLEAN) || {}).load }))
+        .filter(p => p.h2load && p.h2load.reqPerSec && p.oha)
+      if (!pairs.length) return verdict('not measured', 'needs the clean cell with h2load and with oha on an HTTP/2 lane')
+      const worst = Math.min(...pairs.map(p => p.oha / p.h2load.reqPerSec))
+      const h3 = find(rows, 'h3', CLEAN)
+      return verdict(worst >= 0.8 ? 'holds' : 'does not hold', `oha ÷ h2load req/s on the same lanes: ${pairs.map(p => `${p.lane} ${Math.round(p.oha)} vs ${Math.round(p.h2load.reqPerSec)} (${x(p.oha / p.h2load.reqPerSec)})`).join(', ')}` +
+        (ok(h3) ? `; oha on h3 ${Math.round(h3.load.reqPerSec)} req/s` : '') + ' (a check of this tool, not a claim of the source)')
+    }
+  },
+  conclusion('On a clean link HTTP/1.1 beats HTTP/3 (source: 406 ms vs 612 ms)', ['none'], r => r < 1),
+    conclusion('Latency alone never makes HTTP/3 faster than HTTP/1.1', ['quic-delay'], r => r <= 1.05),
+    conclusion('Loss makes HTTP/3\'s advantage over HTTP/1.1 grow markedly', ['none', 'quic-loss'], (clean, loss) => loss > 1.2 && loss > clean * 1.5),
+    conclusion('Duplication alone gives HTTP/3 only a slight advantage', ['quic-dup'], r => r >= 0.8 && r <= 1.5),
+    conclusion('Corruption alone clearly increases HTTP/3\'s advantage', ['none', 'quic-corrupt'], (clean, c) => c > 1.2 && c > clean * 1.5),
+    conclusion('Latency together with loss changes the result little', ['quic-loss', 'quic-delay-loss'], (loss, both) => both / loss > 0.67 && both / loss < 1.5),
+    conclusion('Duplication offsets loss, tilting the result back towards HTTP/1.1', ['quic-loss', 'quic-loss-dup'], (loss, both) => both < loss)
+  ],
+  extraTables (rows) {
+    const labels = NETEM_ROWS.map(r => r.label).filter(l => rows.some(q => q.preset === l && !q.mode))
+    const lanes = [...new Set(rows.filter(r => !r.mode).map(r => r.lane))]
+    const cellText = r => !r ? '–' : ok(r) ? `${s(r.median)} s, ${Math.round(r.load.reqPerSec)} req/s, ${r.load.mbPerSec} MB/s` : r.samples.length ? `${s(r.median)} s, ${r.failures} runs failed` : `failed${r.note ? ` (${r.note.split(';')[0]})` : ''}`
+    const srcText = v => v ? `${v.totalMs >= 1000 ? `${(v.totalMs / 1000).toFixed(2)} s` : `${v.totalMs} ms`}, ${Math.round(v.reqPerSec)} req/s, ${v.mbPerSec} MB/s` : 'too slow to finish'
+    const table = {
+      title: 'Per impairment: total time (median), req/s and MB/s of response bodies per lane, h1 ÷ h3, and the source\'s h1 and h3 rows (nginx-quic on a LAN)',
+      head: ['impairment', ...lanes, 'h1 ÷ h3', 'source h1', 'source h3', 'source h1 ÷ h3'],
+      body: labels.map(label => {
+        const e = edge(rows, label)
+        const sr = NETEM_ROWS.find(r => r.label === label)
+        return [label, ...lanes.map(l => cellText(find(rows, l, label))), e ? x(e.ratio) : '–', srcText(sr.h1), srcText(sr.h3), x(src(label))]
+      })
+    }
+    const cal = rows.filter(r => r.mode === 'oha').map(r => {
+      const base = find(rows, r.lane, CLEAN)
+      return [r.lane, ok(base) ? s(base.median) : '–', ok(r) ? s(r.median) : '–', ok(base) && ok(r) ? x(base.median / r.median) : '–',
+        ok(base) ? String(Math.round(base.load.reqPerSec)) : '–', ok(r) ? String(Math.round(r.load.reqPerSec)) : '–']
+    })
+    return cal.length
+      ? [table, { title: 'The HTTP/3 client against h2load: oha and h2load with the same workload on the same HTTP/2 lanes, clean link (medians)', head: ['lane', 'h2load (s)', 'oha (s)', 'h2load ÷ oha', 'h2load req/s', 'oha req/s'], body: cal }]
+      : [table]
+  }
+}
