@@ -144,7 +144,7 @@ function parseLoadArgs (argv) {
   }
   workload.muxConnections = v['mux-connections'] !== undefined
     ? wholeNumber('--mux-connections', v['mux-connections'], 1, LIMITS.connections)
-    : v.connections !== undefined ? workload.connections : (base.muxConnections ?? workload.connections)
+    : (base.muxConnections ?? workload.connections) // a preset's (ab-vs-nghttp: 1 for nghttp) stays beside -c
   if (workload.requests < workload.connections) {
     fail(`-n ${workload.requests} is fewer than -c ${workload.connections}: every connection needs at least one request; give -n ≥ ${workload.connections}`)
   }
@@ -159,7 +159,12 @@ function parseLoadArgs (argv) {
   let links = preset ? preset.links : [null]
   if (v.link !== undefined) {
     const { parseLinkSpec } = require('../link/spec')
-    parseLinkSpec(v.link) // LinkSpecError (an InputError) names the key at fault
+    try {
+      parseLinkSpec(v.link) // LinkSpecError names the key at fault
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err
+      fail(`--link: ${err.message}`)
+    }
     if (preset && preset.links.length > 1) fail(`--link and --preset ${preset.name}: that preset runs its own links (${preset.links.join(', ')}); use --preset h2load-netem --link …`)
     links = [v.link]
   }

@@ -29,13 +29,22 @@ module.exports = {
     const longest = /100%\s+(\d+) \(longest request\)/.exec(text)
     const latency = pct(50) === null ? null : { p50: pct(50), p90: pct(90), p99: pct(99), max: longest ? Number(longest[1]) : null }
     const done = Number(complete[1])
-    const succeeded = Math.max(0, done - failed - non2xx)
+    // ab counts a connection it could not open as a complete request (a dead
+    // port: "Complete requests: 20, Failed requests: 10"): no response is
+    // counted without the bytes of one.
+    const transferred = /Total transferred:\s+(\d+) bytes/.exec(text)
+    const html = /HTML transferred:\s+(\d+) bytes/.exec(text)
+    const docLength = /Document Length:\s+(\d+) bytes/.exec(text)
+    let received = done
+    if (transferred && Number(transferred[1]) === 0) received = 0
+    else if (html && docLength && Number(docLength[1]) > 0) received = Math.min(done, Math.floor(Number(html[1]) / Number(docLength[1])))
+    const succeeded = Math.max(0, Math.min(received, done - failed - non2xx))
     return result({
       totalMs: Number(taken[1]) * 1000,
       asked: requests,
       succeeded,
       failed: requests - succeeded,
-      latency,
+      latency: succeeded ? latency : null,
       toolBytesPerSec: rate ? Number(rate[1]) * 1024 : null,
       notes: ['latency percentiles in whole ms (ab rounds them)']
     })

@@ -11,18 +11,18 @@ const UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }
 
 // Its summary lines → figures (also used by npm run bench:server).
 function parseSummary (text) {
-  const finished = /finished in ([\d.]+)(m?s), ([\d.]+) req\/s, ([\d.]+)([KMG]?B)\/s/.exec(text)
+  const finished = /finished in ([\d.]+)(us|ms|s), ([\d.]+) req\/s, ([\d.]+)([KMG]?B)\/s/.exec(text)
   const counts = /requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, (\d+) errored(?:, (\d+) timeout)?/.exec(text)
   if (!finished || !counts) throw unreadable('h2load', '"finished in" and "requests:" summary', text)
   const codes = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(text)
   return {
-    totalMs: Number(finished[1]) * (finished[2] === 'ms' ? 1 : 1000),
+    totalMs: Number(finished[1]) * { us: 1e-3, ms: 1, s: 1000 }[finished[2]], // "418us" when nothing connected
     reqPerSec: Number(finished[3]),
     bytesPerSec: Number(finished[4]) * UNITS[finished[5]],
     total: Number(counts[1]),
     done: Number(counts[3]),
     succeeded: Number(counts[4]),
-    failed: Number(counts[5]) + Number(counts[6]) + Number(counts[7] || 0),
+    failed: Number(counts[5]), // errored and timeout are subsets of it (h2load(1))
     ok2xx: codes ? Number(codes[1]) : null
   }
 }
