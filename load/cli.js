@@ -210,6 +210,14 @@ async function main (argv) {
     if (why) throw new LoadError(`--link: ${why}`)
   }
   const log = line => process.stderr.write(line + '\n')
+  // Ctrl-C, SIGTERM, SIGHUP: the tools stop with us (servers, Caddy and the link end with this process).
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      require('./run-tool').stopTools()
+      process.stderr.write(`h2bench load: ${sig}: stopped\n`)
+      process.exit(128 + os.constants.signals[sig])
+    })
+  }
   if (opts.preset) log(`preset ${opts.preset.name}: ${opts.preset.source}; ${opts.preset.linkWhy}`)
   const result = await runLoad(opts, { log })
   const report = {

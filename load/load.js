@@ -5,7 +5,7 @@
 // workload in its protocol's idiom, one row of figures per lane and link,
 // each lane's ratio to h1 from the same run, and with `trace` what went over
 // the wire. The command line is load/cli.js; the runner's experiments
-// ab-vs-nghttp and h2load-netem call runLoad too.
+// ab-vs-nghttp and h2load-netem use openLoad (bench/load-cell.js).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -40,7 +40,7 @@ async function laneAt (url) {
 }
 
 // The tool for each lane, checked before anything starts: → [{ lane, tool, version }].
-async function planTools (lanes, { tools = {}, presetTools = {}, workload }) {
+async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log = () => {}) {
   const plan = []
   for (const lane of lanes) {
     const name = tools[lane.name] || tools[lane.protocol] || presetTools[lane.protocol] || null
@@ -56,7 +56,11 @@ async function planTools (lanes, { tools = {}, presetTools = {}, workload }) {
     plan.push({ lane, tool })
   }
   for (const p of plan) {
-    if (p.tool.name === 'oha') await require('../tools/oha/build').ensureOha()
+    if (p.tool.name === 'oha') {
+      const { ensureOha, ohaPath } = require('../tools/oha/build')
+      if (!fs.existsSync(ohaPath())) log('oha: building the pinned oha with cargo (once, about 5 minutes)…')
+      await ensureOha()
+    }
     p.version = p.tool.version() // ToolMissingError: one line with the install command
   }
   return plan
@@ -175,7 +179,7 @@ async function openLoad (opts, { log = () => {} } = {}) {
     throw new LoadError('--link needs lanes started by h2bench load (without --url): the link sits between the tools and servers it starts')
   }
   const lanes = given ? await Promise.all(opts.urls.map(laneAt)) : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
-  const plan = await planTools(lanes, opts)
+  const plan = await planTools(lanes, opts, log)
   checkWorkload(opts.workload, plan)
   const qlogDir = opts.trace && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
   let servers = null
@@ -197,8 +201,8 @@ async function openLoad (opts, { log = () => {} } = {}) {
   const spawnWith = session ? session.opened.spawnInside : spawn
   const linkCtl = session ? session.control : null
 
-  // One run of every lane on the link `spec` (null: no link); lanes in
-  // `order` (reversed on alternate repeats by the runner).
+  // One run of every lane on the link `spec` (null: no link), lanes in the
+  // plan's order or, with `reverse` (the runner's alternate repeats), backwards.
   async function measure (spec, { reverse = false } = {}) {
     let link = null
     if (spec !== null && spec !== undefined) {

@@ -17,6 +17,14 @@ const { performance } = require('node:perf_hooks')
 const OUTPUT_CAP = 256 * 1024 * 1024 // per stream; ab -v 2 prints ~0.6 KB per connection
 const KILL_GRACE_MS = 3000
 
+// The tools running now: stopped by stopTools() when h2bench load is
+// interrupted (they run in process groups of their own, out of reach of the
+// terminal's Ctrl-C).
+const running = new Set()
+function stopTools () {
+  for (const kill of running) kill('SIGKILL')
+}
+
 let ledgerSerial = 0
 const newLedgerId = () => `load-${process.pid}-${Date.now().toString(36)}-${++ledgerSerial}`
 
@@ -87,6 +95,7 @@ function execute ({ executable, args }, { spawnWith = spawn, timeoutS }) {
         else child.kill(sig)
       } catch { /* gone */ }
     }
+    running.add(kill)
     const timer = setTimeout(() => {
       timedOut = true
       kill('SIGINT') // the tool's own clean stop first, then SIGKILL; the row says it timed out
@@ -94,10 +103,12 @@ function execute ({ executable, args }, { spawnWith = spawn, timeoutS }) {
     }, timeoutS * 1000)
     child.once('error', err => {
       clearTimeout(timer)
+      running.delete(kill)
       resolve({ spawnError: err })
     })
     child.once('close', (code, signal) => {
       clearTimeout(timer)
+      running.delete(kill)
       resolve({
         stdout: Buffer.concat(out.stdout).toString('utf8'),
         stderr: Buffer.concat(out.stderr).toString('utf8'),
@@ -148,4 +159,4 @@ function wireOf (stats) {
   return { up: pick(stats.up), down: pick(stats.down) }
 }
 
-module.exports = { runTool, execute, getJson, optionUrl, newLedgerId }
+module.exports = { runTool, execute, getJson, optionUrl, newLedgerId, stopTools }

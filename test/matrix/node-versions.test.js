@@ -8,7 +8,7 @@ const { ensureNode, MAJORS } = require('../support/node-versions')
 const ROOT = path.join(__dirname, '..', '..')
 const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
 // The protocol suites, rerun under each other supported Node major.
-const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/e2e/torture.test.js', 'test/link/spec.test.js']
+const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/e2e/torture.test.js', 'test/link/spec.test.js', 'test/server/ledger.test.js', 'test/load/load-args.test.js', 'test/load/tools.test.js', 'test/load/load-run.test.js']
 
 function run (node, args) {
   return new Promise(resolve => {
@@ -21,7 +21,7 @@ function run (node, args) {
 }
 
 describe('protocol tests on every supported Node', function () {
-  this.timeout(300000)
+  this.timeout(480000)
   for (const major of MAJORS) {
     it(`pass on Node ${major}`, async () => {
       const node = ensureNode(major)
