@@ -35,20 +35,32 @@ function loadFields (runs, { tool, toolVersion, command }) {
   }
 }
 
-// onServers(running): told the lanes it started (the runner records their Caddy).
+// A cell runs its variants one after the other (default: one, the
+// experiment's tools on every lane): { mode, tools, lanes } each; a
+// variant's rows carry its mode. onServers(running): told the lanes it
+// started (the runner records their Caddy).
 async function runLoadCell ({ entry, lanes, repeats, budgetMs, log = () => {}, onServers = () => {} }) {
+  const rows = []
+  for (const variant of entry.cell.variants || [{ mode: null }]) {
+    if (variant.mode) log(`  variant ${variant.mode}: ${Object.entries(variant.tools || {}).map(([p, t]) => `${t} for ${p}`).join(', ')}`)
+    rows.push(...await runVariant({ entry, variant, lanes, repeats, budgetMs, log, onServers }))
+  }
+  return rows
+}
+
+async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onServers }) {
   const { cell, experiment } = entry
-  // A cell may narrow the lanes and pick other tools (h2load-netem's oha-on-HTTP/2 calibration: mode "oha").
   const opts = {
-    lanes: cell.lanes ? lanes.filter(l => cell.lanes.includes(l)) : lanes,
+    lanes: variant.lanes ? lanes.filter(l => variant.lanes.includes(l)) : lanes,
     urls: [],
-    tools: cell.tools || {},
+    tools: variant.tools || {},
     presetTools: experiment.tools,
     workload: cell.workload,
     links: [cell.link],
     trace: false,
     timeoutS: cell.timeoutS || 300
   }
+  if (!opts.lanes.length) return []
   const load = await openLoad(opts, { log: line => log(`  ${line}`) })
   onServers(load.running)
   const per = new Map() // lane → runs
@@ -70,7 +82,7 @@ async function runLoadCell ({ entry, lanes, repeats, budgetMs, log = () => {}, o
       return row({
         entry,
         lane,
-        mode: cell.mode || null,
+        mode: variant.mode || null,
         samples: good.map(x => x.totalMs),
         failures: failedRuns,
         protocol: runs[0].protocol,

@@ -6,19 +6,23 @@
 // conclusions. Here: the same workload on every lane (h2load for HTTP/1.1
 // and HTTP/2, oha for HTTP/3), through the packet-level link with the same
 // impairments on the server → client direction (link presets "QUIC article:
-// …"), the clean row too, so every row crosses the same forwarder. The clean
-// cell also runs oha on the HTTP/2 lanes (mode "oha"): against h2load there,
-// it shows whether the HTTP/3 client is the bottleneck.
+// …"), the clean row too, so every row crosses the same forwarder. Each cell
+// runs a second variant (mode "oha"): oha on h1 and h2e too, so HTTP/3 is
+// also compared with the same tool on both sides, as the source's h2load was
+// (oha shares one queue of requests between its connections, h2load gives
+// each its share: under loss that alone changes totals); on the clean link
+// oha runs on every HTTP/2 lane, against h2load there: is the HTTP/3 client
+// the bottleneck?
 const { verdict } = require('../conclusions')
 const { loadPreset, NETEM_ROWS } = require('../../load/presets')
 
 const PRESET = loadPreset('h2load-netem-table')
 const SMOKE = { requests: 100, connections: 10, muxConnections: 10, streams: 10, threads: 2, size: 612, delay: 0 }
 
-// The clean cell again with oha on the HTTP/2 lanes: its own label, so the
-// table keeps it apart.
-const CALIBRATION = { preset: 'clean, oha on HTTP/2', mode: 'oha', tools: { h2: 'oha' }, lanes: ['h2', 'h2n', 'h2e'] }
 const CLEAN = NETEM_ROWS[0].label
+const MAIN = { mode: null }
+const SAME_TOOL = lanes => ({ mode: 'oha', tools: { 'http/1.1': 'oha', h2: 'oha' }, lanes })
+const variantsOf = row => [MAIN, SAME_TOOL(row.link === 'none' ? ['h1', 'h2', 'h2n', 'h2e'] : ['h1', 'h2e'])]
 
 const cellOf = (row, workload = PRESET.workload, extra = {}) => ({
   preset: row.label,
@@ -33,18 +37,24 @@ const cellOf = (row, workload = PRESET.workload, extra = {}) => ({
 })
 
 const ok = r => r && r.samples.length > 0 && r.failures === 0
-const find = (rows, lane, label) => rows.find(r => r.lane === lane && r.preset === label && !r.mode) || null
+const find = (rows, lane, label, mode = null) => rows.find(r => r.lane === lane && r.preset === label && (r.mode || null) === mode) || null
 const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
 const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
-// h1's time over h3's in a cell: > 1 means HTTP/3 ahead (the source's sense of "advantage").
+// h1's time over h3's in a cell: > 1 means HTTP/3 ahead (the source's sense
+// of "advantage"). With oha on h1 too (same tool on both sides, as the
+// source's h2load) when that variant ran; h2load's h1 beside it.
 function edge (rows, label) {
-  const h1 = find(rows, 'h1', label)
   const h3 = find(rows, 'h3', label)
   if (!h3 || !ok(h3)) return null
-  if (!h1 || !h1.samples.length) return h1 && h1.failures ? { ratio: Infinity, h1: null, h3: h3.median } : null
-  return { ratio: h1.median / h3.median, h1: h1.median, h3: h3.median }
+  const ratioOf = h1 => !h1 ? null : h1.samples.length && !h1.failures ? h1.median / h3.median : h1.failures ? Infinity : null
+  const same = find(rows, 'h1', label, 'oha')
+  const h2l = find(rows, 'h1', label)
+  const ratio = ratioOf(same) ?? ratioOf(h2l)
+  if (ratio === null) return null
+  return { ratio, sameTool: ratioOf(same) !== null, h2loadRatio: ratioOf(h2l), h1: same && ok(same) ? same.median : h2l && ok(h2l) ? h2l.median : null, h3: h3.median }
 }
-const say = (label, e) => e ? `${label}: h1 ${e.h1 === null ? 'did not finish' : `${s(e.h1)} s`}, h3 ${s(e.h3)} s (h1 ÷ h3 ${x(e.ratio)})` : `${label}: not measured`
+const say = (label, e) => e ? `${label}: h1 ${e.h1 === null ? 'did not finish' : `${s(e.h1)} s`}, h3 ${s(e.h3)} s (h1 ÷ h3 ${x(e.ratio)}` +
+  `${e.sameTool ? `, oha on both; with h2load on h1 ${x(e.h2loadRatio)}` : ', h2load on h1, oha on h3'})` : `${label}: not measured`
 const src = label => {
   const r = NETEM_ROWS.find(q => q.label === label)
   return r && r.h3 ? (r.h1 ? r.h1.totalMs / r.h3.totalMs : Infinity) : null
@@ -73,19 +83,16 @@ module.exports = {
   tools: PRESET.tools,
   modes: [null, 'oha'],
   sweep: { param: 'preset', label: 'impairment (server → client)' },
-  cells: [
-    ...NETEM_ROWS.map(r => cellOf(r)),
-    cellOf(NETEM_ROWS[0], PRESET.workload, CALIBRATION)
-  ],
-  smokeCells: () => [cellOf(NETEM_ROWS[0], SMOKE), cellOf(NETEM_ROWS.find(r => r.link === 'quic-dup'), SMOKE),
-    cellOf(NETEM_ROWS[0], SMOKE, { ...CALIBRATION, lanes: ['h2n', 'h2e'] })],
-  estimateMs: (c, { lanes }) => lanes * ({ none: 2000, 'quic-dup': 2000, 'quic-delay': 6000, 'quic-loss-dup': 8000 }[c.link] || 40000) + 5000,
+  cells: NETEM_ROWS.map(r => cellOf(r, PRESET.workload, { variants: variantsOf(r) })),
+  smokeCells: () => [cellOf(NETEM_ROWS[0], SMOKE, { variants: [MAIN, SAME_TOOL(['h1', 'h2n', 'h2e'])] }), cellOf(NETEM_ROWS.find(r => r.link === 'quic-dup'), SMOKE)],
+  // Per lane run: seconds on a clean link, a minute and more under 30 % loss; each variant has its edge's 5 s idle close.
+  estimateMs: (c, { lanes }) => (lanes + 2) * ({ none: 2000, 'quic-dup': 2000, 'quic-delay': 6000, 'quic-loss-dup': 8000 }[c.link] || 40000) + 10000,
   source: null,
   sourceRows: NETEM_ROWS,
   conclusions: [{
     text: 'The HTTP/3 load client (oha) is not what limits the h3 lane: on the HTTP/2 lanes it reaches at least 80 % of h2load\'s rate',
     check (rows) {
-      const pairs = rows.filter(r => r.mode === 'oha' && ok(r)).map(r => ({ lane: r.lane, oha: r.load.reqPerSec, h2load: (find(rows, r.lane, CLEAN) || {}).load }))
+      const pairs = rows.filter(r => r.mode === 'oha' && r.preset === CLEAN && r.protocol === 'h2' && ok(r)).map(r => ({ lane: r.lane, oha: r.load.reqPerSec, h2load: (find(rows, r.lane, CLEAN) || {}).load }))
         .filter(p => p.h2load && p.h2load.reqPerSec && p.oha)
       if (!pairs.length) return verdict('not measured', 'needs the clean cell with h2load and with oha on an HTTP/2 lane')
       const worst = Math.min(...pairs.map(p => p.oha / p.h2load.reqPerSec))
@@ -103,20 +110,22 @@ module.exports = {
     conclusion('Duplication offsets loss, tilting the result back towards HTTP/1.1', ['quic-loss', 'quic-loss-dup'], (loss, both) => both < loss)
   ],
   extraTables (rows) {
-    const labels = NETEM_ROWS.map(r => r.label).filter(l => rows.some(q => q.preset === l && !q.mode))
+    const labels = NETEM_ROWS.map(r => r.label).filter(l => rows.some(q => q.preset === l))
     const lanes = [...new Set(rows.filter(r => !r.mode).map(r => r.lane))]
-    const cellText = r => !r ? '–' : ok(r) ? `${s(r.median)} s, ${Math.round(r.load.reqPerSec)} req/s, ${r.load.mbPerSec} MB/s` : r.samples.length ? `${s(r.median)} s, ${r.failures} runs failed` : `failed${r.note ? ` (${r.note.split(';')[0]})` : ''}`
+    const same = ['h1', 'h2e'].filter(l => rows.some(r => r.lane === l && r.mode === 'oha'))
+    const cellText = r => !r ? '–' : ok(r) ? `${s(r.median)} s, ${Math.round(r.load.reqPerSec)} req/s, ${r.load.connections} conn` : r.samples.length ? `${s(r.median)} s, ${r.failures} runs failed` : `failed${r.note ? ` (${r.note.split(';')[0]})` : ''}`
     const srcText = v => v ? `${v.totalMs >= 1000 ? `${(v.totalMs / 1000).toFixed(2)} s` : `${v.totalMs} ms`}, ${Math.round(v.reqPerSec)} req/s, ${v.mbPerSec} MB/s` : 'too slow to finish'
     const table = {
-      title: 'Per impairment: total time (median), req/s and MB/s of response bodies per lane, h1 ÷ h3, and the source\'s h1 and h3 rows (nginx-quic on a LAN)',
-      head: ['impairment', ...lanes, 'h1 ÷ h3', 'source h1', 'source h3', 'source h1 ÷ h3'],
+      title: 'Per impairment: total time (median), req/s and the connections the server saw per lane (h2load on h1 and HTTP/2, oha on h3; "oha": oha on that lane too), h1 ÷ h3 (oha on both where it ran), and the source\'s h1 and h3 rows (h2load on both, nginx-quic on a LAN)',
+      head: ['impairment', ...lanes, ...same.map(l => `${l} (oha)`), 'h1 ÷ h3', 'source h1', 'source h3', 'source h1 ÷ h3'],
       body: labels.map(label => {
         const e = edge(rows, label)
         const sr = NETEM_ROWS.find(r => r.label === label)
-        return [label, ...lanes.map(l => cellText(find(rows, l, label))), e ? x(e.ratio) : '–', srcText(sr.h1), srcText(sr.h3), x(src(label))]
+        return [label, ...lanes.map(l => cellText(find(rows, l, label))), ...same.map(l => cellText(find(rows, l, label, 'oha'))),
+          e ? `${x(e.ratio)}${e.sameTool ? '' : ' (h2load h1)'}` : '–', srcText(sr.h1), srcText(sr.h3), x(src(label))]
       })
     }
-    const cal = rows.filter(r => r.mode === 'oha').map(r => {
+    const cal = rows.filter(r => r.mode === 'oha' && r.preset === CLEAN && r.protocol === 'h2').map(r => {
       const base = find(rows, r.lane, CLEAN)
       return [r.lane, ok(base) ? s(base.median) : '–', ok(r) ? s(r.median) : '–', ok(base) && ok(r) ? x(base.median / r.median) : '–',
         ok(base) ? String(Math.round(base.load.reqPerSec)) : '–', ok(r) ? String(Math.round(r.load.reqPerSec)) : '–']

@@ -27,10 +27,17 @@ module.exports = {
   // CSV has every successful request's start (since oha started) and
   // duration, so the total here is the end of the last response, as
   // h2load's "finished in" is.
+  //
+  // -p is at most ⌈n/c⌉: oha opens only as many connections as ⌈n/p⌉ (the
+  // server's ledger: -c 100 -p 100 -n 1000 came on 10 connections of 100,
+  // over HTTP/2 and HTTP/3), so with p = ⌈n/c⌉ it opens the c connections of
+  // about n/c requests each that h2load's -c/-m make. Its workers share one
+  // queue of requests, where h2load gives each connection its share up front:
+  // a slow connection's share goes to the others (the ledger's spread shows it).
   command ({ url, protocol, requests, connections, streams, timeoutS }) {
     const args = ['--no-tui', '--output-format', 'csv', '--insecure', '--http-version', VERSIONS[protocol],
       '-n', String(requests), '-c', String(connections), '-t', `${timeoutS}s`]
-    if (protocol !== 'http/1.1') args.push('-p', String(streams))
+    if (protocol !== 'http/1.1') args.push('-p', String(Math.min(streams, Math.ceil(requests / connections))))
     args.push(url)
     return { executable: ohaPath(), args }
   },

@@ -85,7 +85,7 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     assert.ok(got.h1.median > got.h2n.median, 'ab with a handshake per request is slower than one multiplexed connection')
   })
 
-  it('h2load-netem: h2load on h1 and the HTTP/2 lanes, oha on h3; the dup cell really duplicated; oha measured against h2load', () => {
+  it('h2load-netem: h2load on h1 and the HTTP/2 lanes, oha on h3 (and, as a variant, on h1 and HTTP/2); the dup cell really duplicated', () => {
     const all = rows('h2load-netem')
     for (const r of all.filter(x => !x.mode)) {
       assert.equal(r.load.tool, r.lane === 'h3' ? 'oha' : 'h2load', r.lane)
@@ -96,9 +96,14 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     for (const r of dup) assert.ok(r.load.duplicatedDown > 0, `${r.lane}: the link duplicated nothing`)
     const clean = all.filter(r => r.preset === 'clean')
     for (const r of clean) assert.equal(r.load.duplicatedDown, 0)
+    // The same-tool variant: oha on h1 and the HTTP/2 lanes of the clean cell, c connections like h2load's.
     const cal = all.filter(r => r.mode === 'oha')
-    assert.deepEqual(cal.map(r => r.lane).sort(), ['h2e', 'h2n'])
-    for (const r of cal) assert.equal(r.load.tool, 'oha')
+    assert.deepEqual(cal.map(r => r.lane).sort(), ['h1', 'h2e', 'h2n'])
+    for (const r of cal) {
+      assert.equal(r.preset, 'clean')
+      assert.equal(r.load.tool, 'oha')
+      assert.equal(r.load.connections, 10, `${r.lane}: oha opened its -c connections`)
+    }
   })
 
   it('the report has both tables beside the sources\' figures, and a verdict for each of the source\'s conclusions', () => {
