@@ -169,7 +169,7 @@ async function run (opts, log) {
           leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
         })
         k++
-        const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v)).map(([key, v]) => `${key} ${v}`).join(', ')
+        const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
         log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
         const wanted = lanesFor(experiment, opts)
         if (!wanted.length) {
