@@ -58,7 +58,7 @@ async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log
   for (const p of plan) {
     if (p.tool.name === 'oha') {
       const { ensureOha, ohaPath } = require('../tools/oha/build')
-      if (!fs.existsSync(ohaPath())) log('oha: building the pinned oha with cargo (once, about 5 minutes)…')
+      if (!process.env.OHA_PATH && !fs.existsSync(ohaPath())) log('oha: building the pinned oha with cargo (once, about 5 minutes)…')
       await ensureOha()
     }
     p.version = p.tool.version() // ToolMissingError: one line with the install command

@@ -1,0 +1,90 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const { experimentById } = require('../../bench/experiments')
+
+// Rows as bench/load-cell.js makes them, reduced to what the verdicts read.
+function row ({ lane, preset, mode = null, ms = [], failures = 0, load = {}, linkSpec = null }) {
+  const sorted = [...ms].sort((a, b) => a - b)
+  return {
+    lane,
+    preset,
+    mode,
+    linkSpec,
+    samples: ms,
+    failures,
+    median: sorted.length ? sorted[Math.floor(sorted.length / 2)] : null,
+    params: { requests: 100 },
+    load: { reqPerSec: null, connections: null, requestsPerConnection: null, ...load }
+  }
+}
+const check = (id, text, rows) => experimentById(id).conclusions.find(c => c.text.startsWith(text)).check(rows)
+
+describe('runner: verdicts of the load experiments', () => {
+  describe('h2load-netem', () => {
+    const netem = (h1, h3, extra = []) => [
+      row({ lane: 'h1', preset: 'clean', ms: [400] }), row({ lane: 'h3', preset: 'clean', ms: [600] }),
+      row({ lane: 'h1', preset: 'loss 30 %', ...h1 }), row({ lane: 'h3', preset: 'loss 30 %', ...h3 }), ...extra
+    ]
+
+    it('h1 ÷ h3 with the same tool on both sides when the oha variant ran, h2load\'s beside it', () => {
+      const rows = netem({ ms: [9000] }, { ms: [1000] }, [row({ lane: 'h1', preset: 'loss 30 %', mode: 'oha', ms: [8000] })])
+      const v = check('h2load-netem', 'Loss makes', rows)
+      assert.equal(v.status, 'reproduced')
+      assert.match(v.detail, /loss 30 %: h1 8\.00 s, h3 1\.00 s \(h1 ÷ h3 8\.00×, oha on both; with h2load on h1 9\.00×\)/)
+    })
+
+    it('a row with some failed runs counts by its good ones and says so; one with none did not finish', () => {
+      const some = check('h2load-netem', 'Loss makes', netem({ ms: [5000], failures: 2 }, { ms: [1000] }))
+      assert.match(some.detail, /h1 5\.00 s \(2 runs with failed requests left out\)/)
+      const none = check('h2load-netem', 'Loss makes', netem({ ms: [], failures: 3 }, { ms: [1000] }))
+      assert.match(none.detail, /h1 did not finish/)
+      assert.equal(none.status, 'reproduced') // HTTP/3 finished where HTTP/1.1 could not
+    })
+
+    it('not measured without h3, naming the cells', () => {
+      const v = check('h2load-netem', 'Loss makes', [row({ lane: 'h1', preset: 'clean', ms: [400] })])
+      assert.deepEqual(v, { status: 'not measured', detail: 'needs lanes h1 and h3 at clean, loss 30 %' })
+    })
+
+    it('duplication offsetting loss: reproduced only when HTTP/1.1 is ahead again, partly when HTTP/3\'s lead shrinks', () => {
+      const with2 = (lossH1, dupH1) => [
+        row({ lane: 'h1', preset: 'loss 30 %', ms: [lossH1] }), row({ lane: 'h3', preset: 'loss 30 %', ms: [1000] }),
+        row({ lane: 'h1', preset: 'loss 30 % + dup 70 %', ms: [dupH1] }), row({ lane: 'h3', preset: 'loss 30 % + dup 70 %', ms: [1000] })
+      ]
+      const text = 'Duplication offsets loss'
+      assert.equal(check('h2load-netem', text, with2(8000, 600)).status, 'reproduced')
+      assert.equal(check('h2load-netem', text, with2(8000, 6000)).status, 'partly reproduced')
+      assert.equal(check('h2load-netem', text, with2(8000, 7900)).status, 'not reproduced')
+    })
+
+    it('oha against h2load on the same HTTP/2 lanes: holds at ≥ 80 % of h2load\'s rate', () => {
+      const rows = [
+        row({ lane: 'h2n', preset: 'clean', ms: [300], load: { reqPerSec: 3000 } }),
+        { ...row({ lane: 'h2n', preset: 'clean', mode: 'oha', ms: [330], load: { reqPerSec: 2500 } }), protocol: 'h2' }
+      ]
+      assert.equal(check('h2load-netem', 'The HTTP/3 load client', rows).status, 'holds')
+      rows[1].load.reqPerSec = 2000
+      assert.equal(check('h2load-netem', 'The HTTP/3 load client', rows).status, 'does not hold')
+    })
+  })
+
+  describe('ab-vs-nghttp', () => {
+    const abn = (h1Conns, h2Conns) => [
+      row({ lane: 'h1', preset: 'rtt=500ms', linkSpec: 'rtt=500ms', ms: [22000], load: { connections: h1Conns, requestsPerConnection: 1 } }),
+      row({ lane: 'h2', preset: 'rtt=500ms', linkSpec: 'rtt=500ms', ms: [2200], load: { connections: h2Conns, requestsPerConnection: 100 / h2Conns } })
+    ]
+
+    it('the time ratio at the longest RTT decides, with every RTT listed', () => {
+      const v = check('ab-vs-nghttp', 'HTTP/2 on one connection', abn(100, 1))
+      assert.equal(v.status, 'reproduced')
+      assert.match(v.detail, /at 500 ms RTT ab took 22\.00 s, nghttp h2 2\.20 s: 10\.0×/)
+    })
+
+    it('one connection for the multiplexed lane and one per request for ab, by the server\'s ledger', () => {
+      assert.equal(check('ab-vs-nghttp', 'nghttp sends', abn(100, 1)).status, 'reproduced')
+      assert.equal(check('ab-vs-nghttp', 'nghttp sends', abn(10, 1)).status, 'not reproduced') // ab kept connections alive
+      assert.equal(check('ab-vs-nghttp', 'nghttp sends', abn(100, 2)).status, 'not reproduced')
+    })
+  })
+})
