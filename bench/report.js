@@ -106,7 +106,10 @@ function markdownTable ({ head, body }) {
   return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n')
 }
 
-const COLORS = ['#c2571a', '#2563a6', '#2f8a4c', '#8b5cf6', '#b91c1c', '#0e7490', '#a16207', '#475569']
+const COLORS = ['#c2571a', '#2563a6', '#2f8a4c', '#8b5cf6', '#b91c1c', '#0e7490', '#a16207', '#475569', '#db2777', '#65a30d', '#0891b2', '#7c2d12']
+// One colour per lane in every chart; a lane's other modes (push/request,
+// another tool) share it with a dotted line; other series take the rest.
+const LANE_COLORS = { h1: COLORS[0], h2: COLORS[1], h2n: COLORS[2], h3: COLORS[3], h2e: COLORS[4] }
 const esc = s => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 // A line chart: time (s) against the swept parameter (one tick per cell),
@@ -117,7 +120,10 @@ function svgChart (experiment, rows) {
   const ours = series.map(s => ({ name: s.name, values: s.rows.map(r => r && measured(r) ? r.median / 1000 : null) }))
   const all = [...ours, ...sourceSeries(experiment, xs).series.map(s => ({ ...s, source: true }))]
   const values = all.flatMap(s => s.values.filter(v => v !== null && v > 0))
-  const W = 680; const H = 320; const L = 64; const R = 170; const T = 16; const B = 44
+  // Long or many tick labels are slanted, with the room they need below.
+  const longest = Math.max(...xs.map(v => String(v).length))
+  const slant = xs.length > 1 && longest * 6.2 > (680 - 64 - 170) / (xs.length - 1)
+  const W = 680; const L = 64; const R = 170; const T = 16; const B = slant ? 44 + Math.min(110, longest * 4.6) : 44; const H = 276 + B
   if (!values.length) return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} 40" width="${W}" height="40"><text x="10" y="24" font-family="sans-serif" font-size="12">no measurements</text></svg>`
   const lo = Math.min(...values)
   const hi = Math.max(...values)
@@ -134,16 +140,28 @@ function svgChart (experiment, rows) {
     parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e5e7eb"/>`,
       `<text x="${L - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${label(v)} s</text>`)
   }
-  xs.forEach((v, i) => parts.push(`<text x="${x(i).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${esc(v)}</text>`))
+  xs.forEach((v, i) => parts.push(slant
+    ? `<text transform="translate(${x(i).toFixed(1)},${H - B + 12}) rotate(-35)" text-anchor="end">${esc(v)}</text>`
+    : `<text x="${x(i).toFixed(1)}" y="${H - B + 16}" text-anchor="middle">${esc(v)}</text>`))
   parts.push(`<text x="${(L + W - R) / 2}" y="${H - 8}" text-anchor="middle">${esc(experiment.sweep.label)}${log ? ' · time on a log scale' : ''}</text>`)
+  const others = COLORS.filter(c => !Object.values(LANE_COLORS).includes(c))
+  const DASHES = ['', ' stroke-dasharray="2 3"', ' stroke-dasharray="8 3 2 3"', ' stroke-dasharray="1 2"']
+  const perLane = new Map() // a lane's series so far: its first solid, the next dotted, dash-dotted …
+  let spare = 0
   all.forEach((s, n) => {
-    const color = COLORS[n % COLORS.length]
+    const lane = s.name.split(' ')[0]
+    const known = !s.source && LANE_COLORS[lane]
+    const color = known ? LANE_COLORS[lane] : others[spare++ % others.length]
+    const k = known ? (perLane.get(lane) || 0) : 0
+    if (known) perLane.set(lane, k + 1)
+    const dash = s.source ? ' stroke-dasharray="5 4"' : DASHES[k % DASHES.length]
     const pts = s.values.map((v, i) => v === null || v <= 0 ? null : [x(i).toFixed(1), y(v).toFixed(1)])
     let d = ''
     pts.forEach((p, i) => { if (p) d += `${d && pts[i - 1] ? ' L' : ' M'}${p[0]},${p[1]}` })
-    if (d) parts.push(`<path d="${d.trim()}" fill="none" stroke="${color}" stroke-width="2"${s.source ? ' stroke-dasharray="5 4"' : ''}/>`)
+    if (d) parts.push(`<path d="${d.trim()}" fill="none" stroke="${color}" stroke-width="2"${dash}/>`)
     for (const p of pts) if (p) parts.push(`<circle cx="${p[0]}" cy="${p[1]}" r="${s.source ? 2 : 3}" fill="${color}"/>`)
-    parts.push(`<text x="${W - R + 12}" y="${T + 15 * n + 8}" fill="${color}">${esc(s.name)}${s.source ? ' (dashed)' : ''}</text>`)
+    parts.push(`<line x1="${W - R + 8}" x2="${W - R + 28}" y1="${T + 15 * n + 4}" y2="${T + 15 * n + 4}" stroke="${color}" stroke-width="2"${dash}/>`,
+      `<text x="${W - R + 32}" y="${T + 15 * n + 8}" fill="${color}">${esc(s.name)}${s.source ? ' (dashed)' : ''}</text>`)
   })
   parts.push('</svg>')
   return parts.join('')

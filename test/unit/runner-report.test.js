@@ -124,9 +124,23 @@ describe('runner: report', () => {
       const e = experimentById('delay')
       const svg = svgChart(e, report.results.filter(r => r.experiment === 'delay'))
       assert.equal((svg.match(/<path /g) || []).length, 5) // h1, h2, h2n, source h1, source h2
-      assert.equal((svg.match(/stroke-dasharray/g) || []).length, 2)
+      assert.equal((svg.match(/<path [^>]*stroke-dasharray="5 4"/g) || []).length, 2) // the source's lines
+      assert.equal((svg.match(/<line [^>]*stroke-width="2"/g) || []).length, 5, 'a legend sample per line')
+      // Each lane has its colour in every chart (h1 orange, h2 blue, h2n green).
+      assert.match(svg, /<path d="[^"]*" fill="none" stroke="#c2571a" stroke-width="2"\/>/)
+      assert.match(svg, /<text x="[\d.]+" y="[\d.]+" fill="#c2571a">h1<\/text>/)
       for (const x of ['0', '10', '20', '30', '40']) assert.ok(svg.includes(`text-anchor="middle">${x}</text>`), x)
       assert.ok(svg.includes('>server delay (ms)</text>'))
+    })
+
+    it('draw a lane\'s second mode in its colour, dotted; slant long or crowded tick labels', () => {
+      const rows = report.results.filter(r => r.experiment === 'push')
+      const svg = svgChart(experimentById('push'), rows)
+      const modes = [...new Set(rows.filter(r => r.lane === 'h2').map(r => r.mode))]
+      assert.equal(modes.length, 2)
+      assert.match(svg, new RegExp(`fill="#2563a6">h2 ${modes[0]}</text>`))
+      assert.match(svg, /stroke="#2563a6" stroke-width="2" stroke-dasharray="2 3"\/>/)
+      assert.match(svg, /rotate\(-35\)" text-anchor="end">Regular 2G<\/text>/) // seven preset names do not fit side by side
     })
 
     it('use a log scale when times span more than 30× (request counts), linear otherwise', () => {
