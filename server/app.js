@@ -42,12 +42,16 @@ function createApp (lane) {
   app.get('/push', push.page)
   app.get('/push/stats', push.stats)
   app.get('/ledger/:id', ledger.show)
+  const api = require('./routes/api').apiRoutes(lane, pushStats) // seed 001's REST scenarios (routes/api.js)
+  app.get('/api/items', api.collection)
+  app.get('/api/compound', api.compound)
+  app.get('/api/items/:id', api.one)
   app.get('/asset/:i(\\d+).js', push.asset)
   app.use('/site', require('./routes/site').siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
 
   app.use((req, res) => {
     res.status(404).json({
-      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane, /ledger/<id>`,
+      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane, /ledger/<id>, /api/items?count=N, /api/compound?count=N, /api/items/<id>`,
       param: null
     })
   })

@@ -171,4 +171,4 @@ function assetHeaders (size, tag) {
   }
 }
 
-module.exports = { pushRoutes, newPushStats, assetBody, parsePushQuery, DEFAULT_ASSET_SIZE, MODES }
+module.exports = { pushRoutes, newPushStats, assetBody, parsePushQuery, DEFAULT_ASSET_SIZE, MODES, parseTag }
