@@ -89,7 +89,10 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     const all = rows('h2load-netem')
     for (const r of all.filter(x => !x.mode)) {
       assert.equal(r.load.tool, r.lane === 'h3' ? 'oha' : 'h2load', r.lane)
-      assert.equal(r.load.connections, 10, `${r.lane} ${r.preset}: -c 10`)
+      // h2load gives each of its -c 10 connections its share; oha shares one queue, so a
+      // connection whose handshake came last may get no request (median over the runs).
+      if (r.lane === 'h3') assert.ok(r.load.connections >= 8 && r.load.connections <= 10, `${r.lane} ${r.preset}: ${r.load.connections} of -c 10`)
+      else assert.equal(r.load.connections, 10, `${r.lane} ${r.preset}: -c 10`)
     }
     const dup = all.filter(r => r.preset === 'dup 70 %')
     assert.equal(dup.length, 5)
@@ -102,7 +105,7 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     for (const r of cal) {
       assert.equal(r.preset, 'clean')
       assert.equal(r.load.tool, 'oha')
-      assert.equal(r.load.connections, 10, `${r.lane}: oha opened its -c connections`)
+      assert.ok(r.load.connections >= 8 && r.load.connections <= 10, `${r.lane}: oha used ${r.load.connections} of its -c 10 connections`)
     }
   })
 

@@ -67,7 +67,10 @@ describe('h2bench load end to end (real lanes, real tools)', function () {
       assert.equal(row.succeeded, 200, where)
       assert.equal(row.failed, 0, where)
       assert.equal(row.serverRequests, 200, where) // the server saw every one …
-      assert.equal(row.connections, 4, where) // … on 4 connections
+      // … on 4 connections (oha shares one queue among them: a connection whose handshake came
+      // last may get no request, so h3 may show 3; h2load gives each its share)
+      if (name === 'h3') assert.ok(row.connections >= 3 && row.connections <= 4, where)
+      else assert.equal(row.connections, 4, where)
       assert.equal(row.connectionsAsked, 4)
       assert.equal(row.streamsAsked, name === 'h1' ? 1 : 50)
       assert.equal(row.sizeBytes, 612)
