@@ -42,13 +42,14 @@ function edgeEnvironment (running, buildWarning = null) {
 
 // The lanes `names` and the page server on free ports of 127.0.0.1, with a
 // throw-away certificate that Chromium trusts by its SPKI hash only.
-// → { running (see server/start.js), tls: { key, cert, spki } }
-async function startLanes (names) {
+// `serverOptions`: more of startAll's options (h2bench load: qlogDir,
+// edgeIdleTimeoutS). → { running (see server/start.js), tls: { key, cert, spki } }
+async function startLanes (names, { serverOptions = {} } = {}) {
   const lanes = names.map(laneByName)
   const tls = await throwawayCertificate()
   const config = { host: '127.0.0.1', port: 0 }
   for (const lane of lanes) config[`${lane.name}Port`] = 0
-  const running = await startAll(config, tls, { lanes })
+  const running = await startAll(config, tls, { ...serverOptions, lanes })
   return { running, tls }
 }
 
@@ -58,12 +59,14 @@ async function throwawayCertificate () {
 }
 
 // The same lanes behind a packet-level link (link/session.js), its preset
-// `spec` until the cells change it. → link/session.js's session.
-async function startLanesBehindLink (names, spec = 'none') {
+// `spec` until the cells change it; `seed` for the link's random choices,
+// `serverOptions` as for startLanes. → link/session.js's session.
+async function startLanesBehindLink (names, spec = 'none', { seed, serverOptions = {} } = {}) {
   const { startLinkSession } = require('../link/session')
   const { parseConfig } = require('../server/config')
   const tls = await throwawayCertificate()
-  return startLinkSession({ spec, config: parseConfig([], {}), tls, startAll, lanes: names.map(laneByName) })
+  const start = (config, certs, options) => startAll(config, certs, { ...serverOptions, ...options })
+  return startLinkSession({ spec, config: parseConfig([], {}), tls, startAll: start, seed, lanes: names.map(laneByName) })
 }
 
 module.exports = { startLanes, startLanesBehindLink, throwawayCertificate, ensureEdge, edgeEnvironment, BUILD_ENV }

@@ -86,24 +86,17 @@ function checkWorkload (w, plan) {
 // out with a line when there is no Caddy), behind the first link when there
 // is one. → { lanes, session | running, close }.
 async function startServers (names, { links, qlogDir, seed, log }) {
-  const { startAll } = require('../server/start')
-  const { throwawayCertificate, ensureEdge } = require('../bench/start-lanes')
+  const { startLanes, startLanesBehindLink, ensureEdge } = require('../bench/start-lanes')
   const warning = await ensureEdge(names, log)
   if (warning) log(`load: ${warning}`)
   // The edge closes idle connections after 5 s, not Caddy's 5 min: oha's
   // HTTP/3 runs end when the server closes (load/tools/oha.js).
-  const withQlog = (config, tls, o) => startAll(config, tls, { ...o, qlogDir, edgeIdleTimeoutS: 5 })
-  const laneList = names.map(laneByName)
+  const serverOptions = { qlogDir, edgeIdleTimeoutS: 5 }
   if (links.some(Boolean)) {
-    const { startLinkSession } = require('../link/session')
-    const { parseConfig } = require('../server/config')
-    const tls = await throwawayCertificate()
-    const session = await startLinkSession({ spec: links.find(Boolean), config: parseConfig([], {}), tls, startAll: withQlog, seed, lanes: laneList })
+    const session = await startLanesBehindLink(names, links.find(Boolean), { seed, serverOptions })
     return { running: session.running, session, close: () => session.close() }
   }
-  const tls = await throwawayCertificate()
-  const config = { host: '127.0.0.1', port: 0, ...Object.fromEntries(laneList.map(l => [`${l.name}Port`, 0])) }
-  const running = await withQlog(config, tls, { lanes: laneList })
+  const { running } = await startLanes(names, { serverOptions })
   return { running, session: null, close: () => running.close() }
 }
 

@@ -147,7 +147,8 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
     } catch (err) {
       return { ...base, error: `${err.message}${ran.code ? ` (exit code ${ran.code})` : ''}` }
     }
-    return { ...base, ...figures, wallMs: ran.wallMs, exitCode: ran.code }
+    const notes = ran.truncated ? [...figures.notes, `the tool printed more than ${OUTPUT_CAP / 1048576} MiB; the rest was not read`] : figures.notes
+    return { ...base, ...figures, notes, wallMs: ran.wallMs, exitCode: ran.code }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
