@@ -46,12 +46,14 @@ function createApp (lane) {
   app.get('/api/items', api.collection)
   app.get('/api/compound', api.compound)
   app.get('/api/items/:id', api.one)
+  app.get('/api/stats/:tag', api.stats)
+  app.options('/api/*', api.preflight)
   app.get('/asset/:i(\\d+).js', push.asset)
   app.use('/site', require('./routes/site').siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
 
   app.use((req, res) => {
     res.status(404).json({
-      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane, /ledger/<id>, /api/items?count=N, /api/compound?count=N, /api/items/<id>`,
+      error: `no route ${req.method} ${req.path}; this lane serves GET /option?size=&delay=, /push?assets=&size=&delay=, /asset/<i>.js?size=&delay=, /push/stats, /lane, /ledger/<id>, /api/items?count=N, /api/compound?count=N, /api/items/<id>, /api/stats/<tag>`,
       param: null
     })
   })

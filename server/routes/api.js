@@ -11,6 +11,13 @@
 //   GET /api/items?count=N[&size=B&delay=D&cache=C&tag=T]      the collection (links only)
 //   GET /api/compound?count=N[&size=B&delay=D&cache=C&tag=T]   the collection, items embedded
 //   GET /api/items/<id>?[size=B&delay=D&cache=C&tag=T]         one item, exactly B bytes of JSON
+//   GET /api/stats/<tag>                                       what this lane served for tag T
+//
+// /api/stats is the server's count of a tag's requests: collections,
+// compound documents, items answered 200 and 304, items pushed. A client
+// reads it before and after a visit to know how many requests reached the
+// server and how many were revalidated: Firefox's Resource Timing shows a
+// 304 as a full transfer, so the browser cannot tell.
 //
 // cache: none (no-store, the default), fresh (private, max-age=600: a
 // repeat visit takes it from the cache) or revalidate (private, no-cache:
@@ -92,7 +99,36 @@ function notModified (req, etag) {
 
 const json = value => Buffer.from(JSON.stringify(value))
 
-function apiRoutes (lane, pushStats) {
+const MAX_TAGS = 256 // counted tags per lane; the oldest is forgotten past this
+
+// tag → { collection, compound, items: { 200, 304 }, pushed }; untagged requests are not counted.
+function newTagCounts () {
+  const tags = new Map()
+  const empty = () => ({ collection: 0, compound: 0, items: { 200: 0, 304: 0 }, pushed: 0 })
+  function of (tag) {
+    let c = tags.get(tag)
+    if (!c) {
+      if (tags.size >= MAX_TAGS) tags.delete(tags.keys().next().value)
+      c = empty()
+      tags.set(tag, c)
+    }
+    return c
+  }
+  return {
+    count (tag, what, status) {
+      if (tag === undefined) return
+      const c = of(tag)
+      if (what === 'items') c.items[status]++
+      else c[what]++
+    },
+    add (tag, what, n) {
+      if (tag !== undefined) of(tag)[what] += n
+    },
+    get: tag => JSON.parse(JSON.stringify(tags.get(tag) || empty()))
+  }
+}
+
+function apiRoutes (lane, pushStats, counts = newTagCounts()) {
   // A refused or reset push shows after the collection was sent: counted at /push/stats.
   function onPushError (err) {
     pushStats.errors++
@@ -131,12 +167,14 @@ function apiRoutes (lane, pushStats) {
       lane.push(req, res, { path: itemPath(id, opts), body, headers: { ...headers, 'content-length': String(body.length) } }, onPushError)
       pushStats.promised++
     }
+    counts.add(opts.tag, 'pushed', count)
     return `promised=${count}`
   }
 
   function collection (req, res) {
     const count = parseCount(req.query)
     const opts = parseApiQuery(req.query)
+    counts.count(opts.tag, 'collection')
     afterDelay(res, opts.delay, () => {
       const outcome = pushItems(req, res, count, opts)
       res.set('X-H2bench-Push', outcome)
@@ -151,6 +189,7 @@ function apiRoutes (lane, pushStats) {
       throw new InputError(`size: ${count} items of ${opts.size} bytes make a compound document above ${LIMITS.maxCompoundBytes / 1048576} MiB; ` +
         `allowed: count × size ≤ ${LIMITS.maxCompoundBytes} bytes (at ${count} items, size ≤ ${Math.floor(LIMITS.maxCompoundBytes / count)})`, { param: 'size' })
     }
+    counts.count(opts.tag, 'compound')
     afterDelay(res, opts.delay, () => {
       const items = Array.from({ length: count }, (_, i) => item(i + 1, opts))
       sendJson(res, json({ _links: links(count, opts, req.originalUrl), total: count, _embedded: { item: items } }),
@@ -163,7 +202,9 @@ function apiRoutes (lane, pushStats) {
     const opts = parseApiQuery(req.query)
     afterDelay(res, opts.delay, () => {
       const headers = itemHeaders(id, opts)
-      if (notModified(req, headers.ETag)) {
+      const fresh = notModified(req, headers.ETag)
+      counts.count(opts.tag, 'items', fresh ? 304 : 200)
+      if (fresh) {
         res.set({ ETag: headers.ETag, 'Cache-Control': headers['Cache-Control'] })
         return res.status(304).end()
       }
@@ -171,7 +212,24 @@ function apiRoutes (lane, pushStats) {
     })
   }
 
-  return { collection, compound, one }
+  function stats (req, res) {
+    const tag = parseTag({ tag: req.params.tag })
+    res.json({ lane: lane.name, tag, ...counts.get(tag) })
+  }
+
+  // CORS preflight: a page on another origin (the h2bench page) sends
+  // Prefer-Push, which is not a CORS-safelisted header. Max-Age lets the
+  // browser keep the answer for the URL (Chromium caps it at 2 hours).
+  function preflight (req, res) {
+    res.set({
+      'Access-Control-Allow-Methods': 'GET',
+      'Access-Control-Allow-Headers': 'Prefer-Push',
+      'Access-Control-Max-Age': '600'
+    })
+    res.status(204).end()
+  }
+
+  return { collection, compound, one, stats, preflight }
 }
 
-module.exports = { apiRoutes, item, itemPath, etagOf, notModified, parseApiQuery, LIMITS, DEFAULT_ITEM_BYTES, CACHE }
+module.exports = { apiRoutes, newTagCounts, item, itemPath, etagOf, notModified, parseApiQuery, LIMITS, DEFAULT_ITEM_BYTES, CACHE }

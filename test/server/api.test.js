@@ -81,6 +81,23 @@ describe('REST API routes (/api)', function () {
       assert.equal(other.status, 200)
     })
 
+    it('/api/stats/<tag> counts what the server answered for a tag: collections, compound documents, items 200 and 304', async () => {
+      const tag = `st-${laneDef.name}-${Date.now().toString(36)}`
+      const empty = parse(await get(laneDef, `/api/stats/${tag}`))
+      assert.deepEqual(empty, { lane: laneDef.name, tag, collection: 0, compound: 0, items: { 200: 0, 304: 0 }, pushed: 0 })
+      await get(laneDef, `/api/items?count=3&tag=${tag}`)
+      await get(laneDef, `/api/compound?count=2&tag=${tag}`)
+      const first = await get(laneDef, `/api/items/1?cache=revalidate&tag=${tag}`)
+      await get(laneDef, `/api/items/2?cache=revalidate&tag=${tag}`)
+      await get(laneDef, `/api/items/1?cache=revalidate&tag=${tag}`, { 'if-none-match': first.headers.etag })
+      await get(laneDef, '/api/items/1?cache=revalidate') // untagged: not counted
+      const counts = parse(await get(laneDef, `/api/stats/${tag}`))
+      assert.deepEqual(counts, { lane: laneDef.name, tag, collection: 1, compound: 1, items: { 200: 2, 304: 1 }, pushed: 0 })
+      const bad = await get(laneDef, '/api/stats/no%20spaces')
+      assert.equal(bad.status, 400)
+      assert.equal(parse(bad).param, 'tag')
+    })
+
     it('bad input: a 400 JSON naming the parameter and what is allowed', async () => {
       const cases = [
         ['/api/items', 'count', /count is required: the number of items, an integer 1…1000/],
@@ -164,6 +181,39 @@ describe('REST API routes (/api)', function () {
       }
       const plain = await get(LANES.find(l => l.name === 'h2n'), '/api/items?count=2')
       assert.equal(plain.headers['x-h2bench-push'], 'not asked (no Prefer-Push: item)')
+    })
+
+    it('a page on another origin may send Prefer-Push: the CORS preflight allows it for 10 minutes', async () => {
+      const https = require('node:https')
+      const lane = servers.lane('h1')
+      const res = await new Promise((resolve, reject) => {
+        const req = https.request(`${lane.url}/api/items?count=2&tag=pf`, {
+          method: 'OPTIONS', ca: ca(),
+          headers: { Origin: 'http://127.0.0.1:1', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'prefer-push' }
+        }, resolve)
+        req.on('error', reject)
+        req.end()
+      })
+      res.resume()
+      assert.equal(res.statusCode, 204)
+      assert.equal(res.headers['access-control-allow-origin'], '*')
+      assert.equal(res.headers['access-control-allow-headers'], 'Prefer-Push')
+      assert.equal(res.headers['access-control-allow-methods'], 'GET')
+      assert.equal(res.headers['access-control-max-age'], '600')
+    })
+
+    it('pushed items are counted for their tag at /api/stats', async () => {
+      const lane = servers.lane('h2')
+      const s = h2Session(lane.url, { ca: ca(), enablePush: true })
+      try {
+        await s.get('/api/items?count=3&tag=pushcount', { 'prefer-push': 'item' })
+        await Promise.all(s.pushes.map(p => p.done))
+      } finally {
+        await s.close()
+      }
+      const counts = JSON.parse((await h2Get(`${lane.url}/api/stats/pushcount`, { ca: ca() })).body)
+      assert.equal(counts.pushed, 3)
+      assert.equal(counts.collection, 1)
     })
 
     it('the outcomes are counted at /push/stats', async () => {
