@@ -124,104 +124,14 @@
     return linkChanging
   }
 
-  function token () {
-    return Math.random().toString(36).slice(2, 6).padEnd(4, '0')
-  }
-
-  function round (v) {
-    return Math.round(v * 10) / 10
-  }
-
-  // One jqXHR, tracked so stop() can abort it; resolves (never rejects) with
-  // what happened. A body shorter or longer than asked counts as a failure:
-  // the ancestor page trusted whatever came back.
-  function get (ctl, url, expected) {
-    return new Promise(function (resolve) {
-      const xhr = $.get({ url: url, dataType: 'text' })
-      ctl.xhrs.add(xhr)
-      xhr.done(function (data, textStatus, jq) {
-        ctl.xhrs.delete(xhr)
-        const bytes = data.length // the payload is ASCII: one byte per character
-        const error = expected === undefined || bytes === expected ? null : 'got ' + bytes + ' of ' + expected + ' bytes'
-        resolve({ status: jq.status, bytes: bytes, error: error, aborted: false })
-      })
-      xhr.fail(function (jq, textStatus, thrown) {
-        ctl.xhrs.delete(xhr)
-        const aborted = textStatus === 'abort'
-        let error = aborted ? 'aborted' : (thrown || textStatus || 'error')
-        // The browser tells a page nothing more (its console names the cause).
-        if (jq.status === 0 && !aborted) error = 'network error (status 0): no answer, or the certificate is not trusted; the browser console names the cause (net::ERR_…)'
-        else if (jq.status >= 400 && jq.responseJSON && jq.responseJSON.error) error = jq.responseJSON.error
-        else if (jq.status >= 400) error = 'HTTP ' + jq.status + ' ' + (jq.responseText || thrown || '').slice(0, 200)
-        resolve({ status: jq.status, bytes: 0, error: error, aborted: aborted })
-      })
-    })
-  }
-
-  function timingOf (e, t0) {
-    const rel = function (v) { return v > 0 ? round(v - t0) : null }
-    return {
-      startTime: rel(e.startTime),
-      fetchStart: rel(e.fetchStart),
-      domainLookupStart: rel(e.domainLookupStart),
-      domainLookupEnd: rel(e.domainLookupEnd),
-      connectStart: rel(e.connectStart),
-      secureConnectionStart: rel(e.secureConnectionStart),
-      connectEnd: rel(e.connectEnd),
-      requestStart: rel(e.requestStart),
-      responseStart: rel(e.responseStart),
-      responseEnd: rel(e.responseEnd),
-      nextHopProtocol: e.nextHopProtocol || null,
-      transferSize: e.transferSize,
-      encodedBodySize: e.encodedBodySize
-    }
-  }
-
-  function sleep (ms) {
-    return new Promise(function (resolve) { setTimeout(resolve, ms) })
-  }
-
-  // Matches Resource Timing entries to requests by their unique URL. The
-  // browser may queue an entry a moment after the XHR settled, so it looks
-  // again briefly for any answered request still without one.
-  async function collectTimings (batch, urls, t0) {
-    for (let attempt = 0; attempt < 15; attempt++) {
-      const byName = new Map()
-      performance.getEntriesByType('resource').forEach(function (e) { byName.set(e.name, e) })
-      let missing = 0
-      batch.requests.forEach(function (req, i) {
-        if (req.timing) return
-        const e = byName.get(urls[i])
-        if (e) req.timing = timingOf(e, t0)
-        else if (req.status > 0) missing++
-      })
-      if (missing === 0) break
-      await sleep(20)
-    }
-    performance.clearResourceTimings()
-  }
-
-  // Chrome keeps at most this many HTTP/1.1 connections per origin.
-  const BROWSER_CONNECTIONS = 6
-  // Before each batch, unmeasured: as many parallel requests as the batch
-  // will have connections (one for HTTP/2; up to six for HTTP/1.1), each held
-  // a moment by the server so that each needs a connection of its own. So
-  // the batch pays no TCP/TLS setup, also after the server closed idle
-  // connections between repeats. Resolves with the first failure, or null.
-  async function warmUp (ctl, lane, requests) {
-    const n = Math.min(requests, BROWSER_CONNECTIONS)
-    const url = lane.url + '/option?size=0&delay=50&warm=' + token()
-    const answers = await Promise.all(Array.from({ length: n }, function (_, i) { return get(ctl, url + '-' + i) }))
-    return answers.find(function (a) { return a.error }) || null
-  }
-
-  // At most this many requests of a batch are in flight at once; beyond it
-  // the page issues the next as one settles. 2016's Chrome queued excess
-  // requests itself; today's fails those beyond about 1,500 outstanding per
-  // page with net::ERR_INSUFFICIENT_RESOURCES (a network-service limit), so
-  // the page queues them instead, as the browser used to. Batches of up to
-  // this many are fired all at once, as before.
-  const MAX_IN_FLIGHT = 1000
+  // The request helpers every measurement of the page shares (client/js/request.js).
+  const request = window.h2benchRequest
+  const token = request.token
+  const round = request.round
+  const get = request.get
+  const collectTimings = request.collectTimings
+  const warmUp = request.warmUp
+  const MAX_IN_FLIGHT = request.MAX_IN_FLIGHT
 
   // `requests` parallel $.get's at one lane; elapsed from just before the
   // first is issued to when the last one settled (success or failure).
@@ -398,7 +308,7 @@
   }
 
   function run (options) {
-    if (current) return Promise.reject(new Error('a run is already in progress: wait for it or call h2bench.stop()'))
+    if (current || window.h2bench.running()) return Promise.reject(new Error('a run is already in progress: wait for it or call h2bench.stop()'))
     const checked = validate(options)
     if (!checked.ok) {
       const fields = Object.keys(checked.errors)
