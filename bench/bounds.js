@@ -69,6 +69,18 @@ function boundOf (row, kind) {
     rounds = pushed ? 1 : 2 // the page, then (unless pushed) its scripts
     bytes = wire(PAGE_BYTES) + n * wire(size)
     perConnection = bytes
+  } else if (kind === 'rest' && row.rest) {
+    // A REST visit (bench/rest-cell.js): the collection (links: ~60 B per item), then the items not in the
+    // cache (a fresh hit costs nothing; a 304 costs a round trip and no body); compound: one response.
+    const n = p.requests
+    const compound = row.mode === 'compound'
+    const pushed = /push-protocol/.test(row.mode || '') && row.pushed > 0
+    const h1 = row.protocol ? /^http\/1/.test(row.protocol) : row.lane === 'h1'
+    const fetched = compound || pushed ? 0 : Math.max(0, Math.round(row.rest.network || 0) - 1)
+    const bodies = compound ? n : fetched - Math.round(row.rest.revalidated || 0) + (pushed ? n : 0)
+    rounds = compound || pushed ? 1 : fetched === 0 ? 1 : 1 + (h1 ? Math.ceil(fetched / BROWSER_CONNECTIONS) : 1)
+    bytes = wire(n * 60) + Math.max(0, bodies) * wire(size) + Math.max(0, fetched - Math.max(0, bodies)) * wire(0)
+    perConnection = h1 ? wire(n * 60) + Math.ceil(fetched / BROWSER_CONNECTIONS) * wire(size) : bytes
   } else {
     return null
   }

@@ -35,7 +35,7 @@ function ratioRange (rows, a, b, { modeA = null, modeB = null } = {}) {
   const ratios = []
   const used = []
   for (const ra of rows.filter(r => r.lane === a && r.mode === modeA && measured(r))) {
-    const rb = rows.find(r => r.lane === b && r.mode === modeB && r.cell === ra.cell && r.network === ra.network && measured(r))
+    const rb = rows.find(r => r.lane === b && r.mode === modeB && r.cell === ra.cell && r.network === ra.network && r.browser === ra.browser && measured(r))
     if (rb && rb.median > 0) {
       ratios.push(ra.median / rb.median)
       used.push(ra)
@@ -49,7 +49,7 @@ function ratioRange (rows, a, b, { modeA = null, modeB = null } = {}) {
 // experiments, request for push (mode=none in the browser, "request" at the
 // protocol level), on the same lane.
 function baselineOf (row, rows) {
-  const same = r => r !== row && r.experiment === row.experiment && r.cell === row.cell && r.network === row.network && measured(r)
+  const same = r => r !== row && r.experiment === row.experiment && r.cell === row.cell && r.network === row.network && r.browser === row.browser && measured(r)
   if (row.mode === null) return rows.find(r => same(r) && r.lane === 'h1' && r.mode === null) || null
   if (row.mode !== 'push') return null
   return rows.find(r => same(r) && r.lane === row.lane && (r.mode === 'request' || r.mode === 'none')) || null

@@ -140,4 +140,4 @@ async function runPushProtocol ({ lanes, delays = [0, 10, 30, 100], assets = 6, 
   return rows
 }
 
-module.exports = { runPushProtocol, assetPaths }
+module.exports = { runPushProtocol, assetPaths, connect, read, checkLanes }

@@ -39,17 +39,25 @@ const networkOf = r => r.network || 'devtools'
 const NETWORK_NAMES = { devtools: 'DevTools throttling (request-level)', link: 'packet-level link' }
 // With rows of both networks, each series says which ("h1 · link").
 const multiNetwork = rows => new Set(rows.map(networkOf)).size > 1
-const seriesName = (r, multi = false) => `${r.mode ? `${r.lane} ${modeName(r.mode)}` : r.lane}${multi ? ` · ${networkOf(r)}` : ''}`
+// A row's browser; rows of runs before Firefox have none: all Chromium.
+const browserOf = r => r.browser || 'chromium'
+// With rows of more than one browser, each series says which ("h2 separate · firefox").
+const seriesName = (r, multi = false, multiBrowser = false) => `${r.mode ? `${r.lane} ${modeName(r.mode)}` : r.lane}${multi ? ` · ${networkOf(r)}` : ''}${multiBrowser ? ` · ${browserOf(r)}` : ''}`
+const multiBrowsers = rows => new Set(rows.map(browserOf)).size > 1
+// The rows an experiment's main table and chart show (all, unless it says: rest shows the source's lanes).
+const mainRows = (experiment, rows) => experiment.mainRows ? experiment.mainRows(rows) : rows
 
 // For one experiment: the swept values, and per lane (and mode) its rows
 // by cell.
-function seriesOf (experiment, rows) {
+function seriesOf (experiment, all) {
+  const rows = mainRows(experiment, all)
   const xs = experiment.cells.map(cell => paramOf({ params: cellParams(cell), preset: cell.preset }, experiment.sweep.param))
   const multi = multiNetwork(rows)
-  const names = [...new Set(rows.map(r => seriesName(r, multi)))]
+  const multiB = multiBrowsers(rows)
+  const names = [...new Set(rows.map(r => seriesName(r, multi, multiB)))]
   const series = names.map(name => ({
     name,
-    rows: experiment.cells.map((c, i) => rows.find(r => r.cell === i && seriesName(r, multi) === name) || null)
+    rows: experiment.cells.map((c, i) => rows.find(r => r.cell === i && seriesName(r, multi, multiB) === name) || null)
   }))
   return { xs, series }
 }
@@ -179,10 +187,11 @@ function verdicts (experiment, rows) {
 // measurement came, and what dominates.
 function boundsTable (experiment, rows) {
   const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
   const body = rows.filter(r => r.samples.length).map(r => {
     const c = closeness(r, experiment.kind)
     if (!c) return null
-    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi), seconds(r.median), seconds(c.boundMs), `${Math.round(c.ofBound * 100)} %`, c.dominant]
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), seconds(r.median), seconds(c.boundMs), `${Math.round(c.ofBound * 100)} %`, c.dominant]
   }).filter(Boolean)
   return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', 'dominant cost'], body } : null
 }
@@ -199,7 +208,7 @@ function remarks (experiment, rows) {
   if (outcomes.length) out.push(`Push outcome: ${outcomes.join('; ')}.`)
   const failures = rows.reduce((n, r) => n + r.failures, 0)
   if (failures) {
-    out.push(`${failures} failed ${experiment.kind === 'page' ? 'requests' : 'loads'} (${rows.filter(r => r.failures).map(r => `${seriesName(r, multiNetwork(rows))} at ${paramOf(r, experiment.sweep.param)}: ${r.failures}`).join(', ')});` +
+    out.push(`${failures} failed ${experiment.kind === 'page' ? 'requests' : 'loads'} (${rows.filter(r => r.failures).map(r => `${seriesName(r, multiNetwork(rows), multiBrowsers(rows))} at ${paramOf(r, experiment.sweep.param)}: ${r.failures}`).join(', ')});` +
       ' a row with failures is left out of the ratios, chart and verdicts: failed requests end early, so its time is not the workload\'s.')
   }
   // Notes per swept value, the same note for several lanes said once.
@@ -207,10 +216,10 @@ function remarks (experiment, rows) {
   for (const r of rows.filter(r => r.note)) {
     const key = `${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}`
     const list = notes.get(key) || new Map()
-    list.set(r.note, [...(list.get(r.note) || []), seriesName(r, multiNetwork(rows))])
+    list.set(r.note, [...(list.get(r.note) || []), seriesName(r, multiNetwork(rows), multiBrowsers(rows))])
     notes.set(key, list)
   }
-  const lanesOf = new Set(rows.map(r => seriesName(r, multiNetwork(rows)))).size
+  const lanesOf = new Set(rows.map(r => seriesName(r, multiNetwork(rows), multiBrowsers(rows)))).size
   for (const [key, list] of notes) {
     for (const [note, who] of list) out.push(`At ${key}${who.length < lanesOf ? ` (${who.join(', ')})` : ''}: ${note}.`)
   }

@@ -26,7 +26,8 @@ const ENVIRONMENT = {
 
 // networks: absent in runs from before the link; caddy*: the edge lanes'
 // server (bench/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
-const OPTIONAL_ENVIRONMENT = { networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// browsers, firefox: runs before Firefox have neither (Chromium only).
+const OPTIONAL_ENVIRONMENT = { browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -60,6 +61,26 @@ const OPTIONAL = {
   pushOutcome: 'string|null',
   assetMedian: 'number|null',
   pushed: 'integer',
+  // The browser of the row (chromium, firefox; node:http2 for protocol-level rows) and its version;
+  // rows of runs before Firefox have none: Chromium.
+  browser: 'string',
+  browserVersion: 'string|null',
+  // rest rows (bench/rest-cell.js): the source's scenario name and, as medians over the visits, the
+  // requests per visit to the network, from the cache and answered 304 (counted by the server).
+  rest: {
+    scenario: 'string',
+    items: 'integer',
+    visits: 'integer',
+    requests: 'number|null',
+    network: 'number|null',
+    cache: 'number|null',
+    revalidated: 'number|null',
+    serverRequests: 'number|null',
+    pushed: 'number|null',
+    cacheExpected: 'integer',
+    unproven: 'integer',
+    untimed: 'integer'
+  },
   // site-page rows (h3-pages, h3-cc; bench/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',

@@ -14,6 +14,7 @@ const IDS = EXPERIMENTS.map(e => e.id)
 const DEFAULT_REPEATS = 10 // as the source: every cell 10 times
 const DEFAULT_BUDGET = '2m'
 const NETWORKS = { devtools: ['devtools'], link: ['link'], both: ['devtools', 'link'] }
+const BROWSERS = { chromium: ['chromium'], firefox: ['firefox'], both: ['chromium', 'firefox'] }
 
 const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
@@ -39,6 +40,11 @@ Options:
                     preset as a packet-level link (h2bench-link; Linux, root or user
                     namespaces), the browser and clients behind it; both: each cell on
                     both, side by side in the report
+  --browser <name>  chromium (default), firefox (Debian's firefox-esr over WebDriver BiDi,
+                    trusting the lanes' local CA in a throw-away profile) or both: each
+                    cell in each browser, side by side in the report. Firefox runs the
+                    experiments that need no Chromium-only tool (rest, and page
+                    experiments behind the link); the others run in Chromium only
   --out <dir>       where to write the results (default results/<timestamp>/)
   --json            also print results.json to stdout
   --smoke           tiny workloads, fast presets only where the slow ones add nothing:
@@ -69,6 +75,7 @@ function parseRunArgs (argv) {
         budget: { type: 'string', default: DEFAULT_BUDGET },
         lanes: { type: 'string', default: LANE_NAMES.join(',') },
         network: { type: 'string', default: 'devtools' },
+        browser: { type: 'string', default: 'chromium' },
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
@@ -78,7 +85,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -98,6 +105,9 @@ function parseRunArgs (argv) {
   if (!NETWORKS[values.network]) {
     throw new UsageError(`--network must be devtools, link or both; got "${values.network}"`)
   }
+  if (!BROWSERS[values.browser]) {
+    throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
+  }
   const budgetMs = parseDuration(values.budget)
   if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
     throw new UsageError(`--budget must be a time up to 24 h, in seconds (90, 90s) or minutes (2m, 1.5min); got "${values.budget}"`)
@@ -109,6 +119,7 @@ function parseRunArgs (argv) {
     budgetMs,
     lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
     networks: NETWORKS[values.network],
+    browsers: BROWSERS[values.browser],
     out: values.out || null,
     json: values.json,
     smoke: values.smoke

@@ -10,6 +10,7 @@ const path = require('node:path')
 const { parseRunArgs, UsageError, HELP } = require('./run-args')
 const { select } = require('./experiments')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
+const { launchFirefox, findFirefox, FIREFOX_INSTALL_HINT } = require('./firefox')
 const { runPageCell, runPushPageCell, runPushProtocolCell } = require('./cells')
 const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
@@ -29,17 +30,28 @@ const RUNNERS = {
   ttfb: runTtfbCell,
   hol: runHolCell,
   'site-page': require('./site-page').runSitePageCell,
-  load: require('./load-cell').runLoadCell
+  load: require('./load-cell').runLoadCell,
+  rest: require('./rest-cell').runRestCell
 }
 // Kinds whose cells start their own lanes and link (h2bench load's code path, load/load.js).
 const OWN_SERVERS = new Set(['load'])
 const needsBrowserKind = kind => kind !== 'push-protocol' && !OWN_SERVERS.has(kind)
+// Whether an experiment's cells run in `browser` on `network`: Firefox (no CDP: no DevTools
+// throttling, no net-log, no chrome.benchmarking) runs the REST visits and, behind the link,
+// the page's batches; kinds without a browser run once, in the first browser's pass.
+function runsIn (experiment, browser, network, browsers) {
+  if (!needsBrowserKind(experiment.kind)) return browser === browsers[0]
+  if (browser === 'chromium') return true
+  return experiment.kind === 'rest' || (experiment.kind === 'page' && network === 'link')
+}
 
-function environmentOf ({ opts, commit, browser, userAgent, startedAt, finishedAt, edge }) {
+function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge }) {
   const cpus = os.cpus()
   return {
     node: process.version,
     chromium: browser,
+    firefox: firefox || null,
+    browsers: opts.browsers,
     userAgent,
     playwrightCore: quietly(() => require('playwright-core/package.json').version, null),
     h2bench: `${require('../package.json').version}${commit ? ` ${commit}` : ''}`,
@@ -67,7 +79,7 @@ function lanesFor (experiment, opts) {
 // The lanes and the browser for one kind of network: on loopback with
 // DevTools throttling per cell, or behind a packet-level link whose preset
 // changes per cell (the browser inside the link's namespace).
-async function openNetwork (network, { opts, needsBrowser, log }) {
+async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log }) {
   let running, tls, link = null
   if (network === 'link') {
     link = await startLanesBehindLink(opts.lanes)
@@ -76,21 +88,28 @@ async function openNetwork (network, { opts, needsBrowser, log }) {
   } else {
     ({ running, tls } = await startLanes(opts.lanes))
   }
-  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null }
+  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null, browserId: browser }
   const close = async () => {
     if (env.browser) await env.browser.close()
     if (link) await link.close()
     else await running.close()
   }
   try {
-    if (needsBrowser) {
+    if (needsBrowser && browser === 'firefox') {
+      env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes })
+      env.browserName = env.browser.version
+      env.page = env.browser.page
+      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
+      await env.page.goto(`${running.page.url}/`)
+      await waitForH2bench(env.page, running.page.url)
+      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
+    } else if (needsBrowser) {
       env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false })
       env.browserName = chromiumVersion(env.browser.executablePath)
       env.page = await env.browser.context.newPage()
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))
       await env.page.goto(`${running.page.url}/`)
-      await env.page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
-        .catch(() => { throw new Error(`the h2bench page at ${running.page.url}/ has no window.h2bench.run (is client/js/bench.js there?)`) })
+      await waitForH2bench(env.page, running.page.url)
       env.userAgent = await env.page.evaluate(() => navigator.userAgent)
       env.cdp = await env.browser.context.newCDPSession(env.page)
       await env.cdp.send('Network.enable')
@@ -100,6 +119,17 @@ async function openNetwork (network, { opts, needsBrowser, log }) {
     throw err
   }
   return { ...env, close }
+}
+
+// Polls until the page's window.h2bench is there (Playwright's and
+// Puppeteer's waitForFunction take their arguments differently).
+async function waitForH2bench (page, url, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    if (await page.evaluate(() => Boolean(window.h2bench && typeof window.h2bench.run === 'function' && window.h2bench.rest)).catch(() => false)) return
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`)
 }
 
 // The networks an experiment runs on (push-link only makes sense behind a link).
@@ -125,14 +155,23 @@ async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
   const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
   const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
-  if (needsBrowser && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  opts.browsers = opts.browsers || ['chromium']
+  if (needsBrowser && opts.browsers.includes('chromium') && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   if (opts.networks.includes('link')) {
     const why = unavailableReason()
     if (why) throw new Error(`--network ${opts.networks.length > 1 ? 'both' : 'link'}: ${why}; --network devtools works without it`)
   }
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
-  const planned = opts.networks.flatMap(network => entries.filter(e => networksOf(e.experiment, opts).includes(network)).map(e => ({ ...e, network })))
+  const planned = opts.networks.flatMap(network => opts.browsers.flatMap(browser => entries
+    .filter(e => networksOf(e.experiment, opts).includes(network) && runsIn(e.experiment, browser, network, opts.browsers))
+    .map(e => ({ ...e, network, browser }))))
+  for (const e of entries) {
+    for (const b of opts.browsers) {
+      if (e.index === 0 && needsBrowserKind(e.experiment.kind) && !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(e.experiment, b, n, opts.browsers))) log(`${e.experiment.id}: not in ${b} (it needs Chromium's DevTools protocol${e.experiment.kind === 'page' ? ', or --network link' : ''})`)
+    }
+  }
+  if (opts.browsers.includes('firefox') && planned.some(e => e.browser === 'firefox') && !findFirefox()) throw new Error(`--browser ${opts.browsers.length > 1 ? 'both' : 'firefox'}: no Firefox found: ${FIREFOX_INSTALL_HINT}`)
   for (const e of entries) {
     if (!networksOf(e.experiment, opts).length && e.index === 0) log(`${e.experiment.id}: skipped, it runs only with --network ${e.experiment.networks.join(' or ')}`)
   }
@@ -142,19 +181,23 @@ async function run (opts, log) {
   let edge = null
   const results = []
   let browserName = null
+  let firefoxName = null
   let userAgent = null
   const t0 = Date.now()
   let k = 0
-  for (const network of opts.networks) {
-    const mine = planned.filter(e => e.network === network)
+  for (const [network, browser] of opts.networks.flatMap(n => opts.browsers.map(b => [n, b]))) {
+    const mine = planned.filter(e => e.network === network && e.browser === browser)
     if (!mine.length) continue
     // The lanes (and browser) of this network, opened for the first cell that uses them.
     let env = null
     const shared = async () => {
       if (env) return env
-      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), log })
-      browserName = browserName || env.browserName
-      userAgent = userAgent || env.userAgent
+      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log })
+      if (browser === 'firefox') firefoxName = firefoxName || env.browserName
+      else {
+        browserName = browserName || env.browserName
+        userAgent = userAgent || env.userAgent
+      }
       edge = edge || edgeEnvironment(env.running, caddyBuild)
       log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
       return env
@@ -170,7 +213,7 @@ async function run (opts, log) {
         })
         k++
         const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
-        log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
+        log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network}${opts.browsers.length > 1 ? ` in ${browser}` : ''} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
         const wanted = lanesFor(experiment, opts)
         if (!wanted.length) {
           log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
@@ -186,8 +229,15 @@ async function run (opts, log) {
           const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
           rows = await RUNNERS[experiment.kind]({
             page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo,
-            repeats: opts.repeats, budgetMs: opts.budgetMs, log
+            repeats: opts.repeats, budgetMs: opts.budgetMs, log,
+            browser: { name: browser, version: e.browserName },
+            // Once per cell: what needs no browser (rest's protocol-level push) goes with the first browser that runs it.
+            protocolRows: opts.browsers.find(b => runsIn(experiment, b, network, opts.browsers)) === browser
           })
+          // Every row says its browser (protocol-level rows say their client).
+          for (const r of rows) {
+            if (!r.browser) Object.assign(r, { browser, browserVersion: e.browserName })
+          }
         }
         for (const r of rows) {
           const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
@@ -200,7 +250,7 @@ async function run (opts, log) {
       if (env) await env.close()
     }
   }
-  const environment = environmentOf({ opts, commit, browser: browserName, userAgent, startedAt, finishedAt: new Date(), edge })
+  const environment = environmentOf({ opts, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge })
   return { environment, results: withRatios(results), experiments }
 }
 

@@ -1,0 +1,89 @@
+'use strict'
+
+// Seed 001's h2-push scenario at the protocol level: browsers refuse push
+// (SETTINGS_ENABLE_PUSH=0), Node's http2 client accepts it. Each sample, on
+// a fresh session whose handshake is not timed (bench/push-protocol.js's
+// connect): the collection with Prefer-Push: item and every item the server
+// pushed with it ("push-protocol"), or the collection and then every item
+// requested ("separate-protocol"); ms until the last item's last byte.
+const { performance } = require('node:perf_hooks')
+const { connect, read, checkLanes } = require('./push-protocol')
+
+const SAMPLE_TIMEOUT = 60000
+
+function expectItem (res, path, size) {
+  if (res.status !== 200) throw new Error(`${path}: status ${res.status}`)
+  if (res.body.length !== size) throw new Error(`${path}: ${res.body.length} bytes, expected ${size}`)
+}
+
+async function sample (url, { mode, items, size, delay, tag }) {
+  const session = await connect(url)
+  const timer = setTimeout(() => session.destroy(new Error(`no complete visit within ${SAMPLE_TIMEOUT} ms`)), SAMPLE_TIMEOUT)
+  session.on('error', () => {}) // also fails the streams, where it is counted
+  const pushed = new Map()
+  session.on('stream', (stream, headers) => {
+    const arrived = read(stream, 'push')
+    arrived.catch(() => {})
+    pushed.set(headers[':path'], arrived)
+  })
+  try {
+    const headers = { ':path': `/api/items?count=${items}&size=${size}&delay=${delay}&tag=${tag}` }
+    if (mode === 'push-protocol') headers['prefer-push'] = 'item'
+    const t0 = performance.now()
+    const collection = await read(session.request(headers).end(), 'response')
+    if (collection.status !== 200) throw new Error(`collection: status ${collection.status}: ${collection.body.toString().slice(0, 200)}`)
+    const paths = JSON.parse(collection.body)._links.item.map(l => l.href)
+    if (paths.length !== items) throw new Error(`the collection links ${paths.length} items, expected ${items}`)
+    // Promises arrive before the collection's end: what is not promised now is requested.
+    let byPush = 0
+    await Promise.all(paths.map(async path => {
+      const wasPushed = pushed.has(path)
+      const res = await (wasPushed ? pushed.get(path) : read(session.request({ ':path': path }).end(), 'response'))
+      expectItem(res, path, size)
+      if (wasPushed) byPush++
+    }))
+    const ms = performance.now() - t0
+    await new Promise(resolve => session.close(resolve))
+    return { ms, pushed: byPush, requests: 1 + items - byPush }
+  } finally {
+    clearTimeout(timer)
+    if (!session.destroyed) session.destroy()
+  }
+}
+
+const MODES = ['push-protocol', 'separate-protocol']
+
+// → one row per lane and mode: { lane, mode, samples, failures, pushed, requests (medians), node, note }
+async function runRestProtocol ({ lanes, items = 25, size = 512, delay = 0, repeats = 5 } = {}) {
+  checkLanes(lanes)
+  const rows = []
+  const tag = `rp${Date.now().toString(36)}`
+  for (const lane of lanes) {
+    for (const mode of MODES) await sample(lane.url, { mode, items, size, delay: 0, tag: `${tag}w` }).catch(() => {}) // unrecorded: JIT, first costs
+    const per = Object.fromEntries(MODES.map(m => [m, { samples: [], pushed: [], requests: [], failures: 0, errors: [] }]))
+    for (let r = 0; r < repeats; r++) {
+      for (const mode of r % 2 === 0 ? MODES : [...MODES].reverse()) {
+        try {
+          const s = await sample(lane.url, { mode, items, size, delay, tag: `${tag}-${r}` })
+          per[mode].samples.push(s.ms)
+          per[mode].pushed.push(s.pushed)
+          per[mode].requests.push(s.requests)
+        } catch (err) {
+          per[mode].failures++
+          per[mode].errors.push(err.message)
+        }
+      }
+    }
+    const median = xs => xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] : 0
+    for (const mode of MODES) {
+      const p = per[mode]
+      rows.push({
+        lane: lane.name, mode, samples: p.samples, failures: p.failures, pushed: median(p.pushed), requests: median(p.requests),
+        node: process.version, note: p.errors.length ? `${p.errors.length} of ${repeats} visits failed: ${p.errors[0]}` : null
+      })
+    }
+  }
+  return rows
+}
+
+module.exports = { runRestProtocol, MODES }
