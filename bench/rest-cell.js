@@ -110,10 +110,13 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
     const p = per.get(`${lane} ${scenario}`)
     const counts = countsOf(p.visits, cell.requests)
     const outcomes = [...new Set(p.visits.map(v => v.pushOutcome).filter(Boolean))]
+    const protocol = mostFrequent(p.protocols)
+    const expected = (laneInfo.find(l => l.name === lane) || {}).protocol
+    const spoke = [...new Set(p.protocols)].filter(x => x !== expected)
     return row({
       entry, lane, mode: scenario, samples: p.samples, failures: p.visits.filter(v => v.error).length,
-      protocol: mostFrequent(p.protocols), asked: repeats,
-      note: [note, ...visitNotes(p.visits, counts, scenario)].filter(Boolean).join('; ') || null,
+      protocol, asked: repeats,
+      note: [note, ...visitNotes(p.visits, counts, scenario), spoke.length ? `WARNING: the browser spoke ${spoke.join(', ')} to this ${expected} lane` : null].filter(Boolean).join('; ') || null,
       extra: {
         ...network,
         browser: browser.name,

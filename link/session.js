@@ -44,9 +44,17 @@ function laneEnv (running, control, spki) {
 // config: server/config.js's; its host and ports are replaced (the link's
 // address, any free port). startAll is passed in so the server's own start
 // code is the one used (server/start.js requires nothing of link/).
-async function startLinkSession ({ spec, config, tls, startAll, seed, lanes = LANES }) {
+// `tls` may be a function of the server address → the certificate (one valid for that address).
+async function startLinkSession ({ spec, config, tls: certs, startAll, seed, lanes = LANES }) {
   const link = parseLinkSpec(spec)
   const opened = await openLink(forwarderCommands(link), { seed })
+  let tls = certs
+  try {
+    if (typeof certs === 'function') tls = await certs(opened.serverAddress)
+  } catch (err) {
+    await opened.close()
+    throw err
+  }
   const control = linkControl(opened, link)
   const ports = Object.fromEntries(LANES.map(l => [`${l.name}Port`, 0]))
   let running

@@ -30,7 +30,9 @@ const joinPems = (...pems) => pems.map(p => p.trimEnd() + '\n').join('')
 // here, once the leaf is signed, so nothing more can ever be signed by it.
 // Returns { key (the leaf's), cert (leaf then CA: the chain every lane
 // serves), ca (the CA certificate alone) }.
-async function generateCertificate () {
+// `ips`: more addresses the leaf is valid for (a packet-level link's server
+// address: Firefox checks the name, Chromium's SPKI flag does not).
+async function generateCertificate ({ ips = [] } = {}) {
   const notBeforeDate = new Date(Date.now() - 60 * 1000)
   const notAfterDate = new Date(notBeforeDate.getTime() + VALID_DAYS * 86400 * 1000)
   const common = { keyType: 'rsa', keySize: 2048, algorithm: 'sha256', notBeforeDate, notAfterDate }
@@ -48,7 +50,7 @@ async function generateCertificate () {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      SAN
+      { ...SAN, altNames: [...SAN.altNames, ...ips.map(ip => ({ type: 7, ip }))] }
     ]
   })
   return { key: joinPems(leaf.private), cert: joinPems(leaf.cert, ca.cert), ca: joinPems(ca.cert) }
