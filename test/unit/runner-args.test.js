@@ -10,8 +10,15 @@ const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
 describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
     assert.deepEqual(parseRunArgs(['delay']), {
-      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], out: null, json: false, smoke: false
+      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], out: null, json: false, smoke: false
     })
+  })
+
+  it('--browser: chromium (default), firefox, or both side by side', () => {
+    assert.deepEqual(parseRunArgs(['rest']).browsers, ['chromium'])
+    assert.deepEqual(parseRunArgs(['rest', '--browser', 'firefox']).browsers, ['firefox'])
+    assert.deepEqual(parseRunArgs(['rest', '--browser', 'both']).browsers, ['chromium', 'firefox'])
+    assert.throws(() => parseRunArgs(['rest', '--browser', 'safari']), /--browser must be chromium, firefox or both; got "safari"/)
   })
 
   it('--network: devtools, link, or both side by side', () => {
@@ -62,7 +69,7 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
     [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/]
   ]) {
