@@ -96,9 +96,9 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
   }
   try {
     if (needsBrowser && browser === 'firefox') {
-      // No HTTP/3 lane: Firefox maps a host, not an origin, to HTTP/3 (network.http.http3.alt-svc-mapping-for-testing),
-      // and every lane shares the host, so all would speak h3 (measured: they did). See firefoxLanes.
-      env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes.filter(l => l.protocol !== 'h3') })
+      // Firefox learns the h3 lane from its Alt-Svc before the first cell (bench/firefox.js: its testing pref would map
+      // every lane of the host to HTTP/3).
+      env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes })
       env.browserName = env.browser.version
       env.page = env.browser.page
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))
@@ -133,11 +133,6 @@ async function waitForH2bench (page, url, timeoutMs = 30000) {
   }
   throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`)
 }
-
-// Firefox runs every lane but HTTP/3's: its only way to reach a lane over
-// QUIC from the first request maps a whole host to one port, and the lanes
-// share one host (bench/firefox.js).
-const firefoxLane = name => require('../server/lanes').laneByName(name).protocol !== 'h3'
 
 // The networks an experiment runs on (push-link only makes sense behind a link).
 const networksOf = (experiment, opts) => opts.networks.filter(n => !experiment.networks || experiment.networks.includes(n))
@@ -221,7 +216,7 @@ async function run (opts, log) {
         k++
         const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
         log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network}${opts.browsers.length > 1 ? ` in ${browser}` : ''} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
-        const wanted = lanesFor(experiment, opts).filter(n => browser !== 'firefox' || firefoxLane(n))
+        const wanted = lanesFor(experiment, opts)
         if (!wanted.length) {
           log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
           continue
