@@ -1,8 +1,6 @@
 'use strict'
 
 const fs = require('node:fs')
-const net = require('node:net')
-const crypto = require('node:crypto')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
@@ -16,10 +14,9 @@ const debug = require('debug')('h2bench:firefox')
 // throw-away profile's NSS database holds the local CA (server/certs.js
 // ca.pem), imported with certutil; no certificate error is overridden, so
 // Firefox caches and uses HTTP/3 as it would for any site. (A self-signed
-// leaf cannot work: Firefox refuses a CA certificate as an end entity.) The
-// one exception: lanes at an address the certificate does not name (behind a
-// packet-level link, at the link's address), for which `cert` pins the
-// lanes' certificate to each such host:port (see certOverrides).
+// leaf cannot work: Firefox refuses a CA certificate as an end entity.)
+// Behind a packet-level link the lanes' leaf names the link's address too
+// (bench/start-lanes.js startLanesBehindLink), so nothing is overridden there either.
 //
 // Firefox runs under bench/firefox-relay.js, which starts it and relays its
 // BiDi WebSocket over pipes: the same path on this machine and inside a
@@ -158,25 +155,6 @@ function firefoxPreferences (lanes = []) {
   }
 }
 
-// cert_override.txt lines for the lanes whose address the leaf (the first
-// certificate of `cert`) does not name: the lanes behind a packet-level link,
-// at the link's address. Each pins that one certificate (its SHA-256
-// fingerprint) to that one host:port, as Chromium's SPKI list does; any
-// other certificate there still fails. '' when every lane is named.
-function certOverrides (cert, lanes = []) {
-  if (!cert) return ''
-  const leaf = new crypto.X509Certificate(cert)
-  const lines = []
-  for (const lane of lanes) {
-    if (!lane.url) continue
-    const u = new URL(lane.url)
-    const host = u.hostname.replace(/^\[|\]$/g, '')
-    const named = net.isIP(host) ? leaf.checkIP(host) : leaf.checkHost(host)
-    if (!named) lines.push(`${host}:${u.port || 443}:\tOID.2.16.840.1.101.3.4.2.1\t${leaf.fingerprint256}\t\t`)
-  }
-  return lines.length ? ['# PSM Certificate Override Settings file', '# This is a generated file!  Do not edit.', ...lines, ''].join('\n') : ''
-}
-
 function certutil (args) {
   try {
     execFileSync('certutil', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30000 })
@@ -302,9 +280,7 @@ function startRelay ({ executablePath, profile, link, timeoutMs }) {
 // local CA `caFile` (server/certs.js's ca.pem; or `ca`, its PEM text),
 // inside `link`'s client namespace when there is a link (link/namespace.js
 // openLink's result), with HTTP/3 for the h3 lanes among `lanes` (startAll's
-// running.lanes; see h3Plan) and off otherwise. `cert`: the lanes' certificate
-// (chain), needed only for lanes at an address it does not name (behind a
-// link). `trustCa: false` leaves the CA out (every lane then fails: proof
+// running.lanes; see h3Plan) and off otherwise. `trustCa: false` leaves the CA out (every lane then fails: proof
 // that the trust is real). `network: false`: no BiDi network events (no
 // page.on('request'), goto resolves null; a little less work per request).
 // `prefs`: more Firefox preferences. `timeoutMs`: for Firefox to start.
@@ -313,7 +289,7 @@ function startRelay ({ executablePath, profile, link, timeoutMs }) {
 // userAgent, profile, pid (Firefox's, the leader of its process group), h3
 // ({ lane: protocol } of the h3 lanes learnt from Alt-Svc), launchMs }.
 // close() always ends Firefox (every process of it) and removes the profile.
-async function launchFirefox ({ caFile = null, ca = null, cert = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS } = {}) {
+async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS } = {}) {
   const t0 = Date.now()
   const why = firefoxUnavailableReason({ trustCa })
   if (why) throw new FirefoxError(why)
@@ -340,8 +316,6 @@ async function launchFirefox ({ caFile = null, ca = null, cert = null, link = nu
       certutil(['-N', '-d', `sql:${profile}`, '--empty-password'])
       certutil(['-A', '-n', CA_NICKNAME, '-t', 'C,,', '-i', file, '-d', `sql:${profile}`])
     }
-    const overrides = certOverrides(cert, lanes)
-    if (overrides) fs.writeFileSync(path.join(profile, 'cert_override.txt'), overrides)
     await createProfile(Browser.FIREFOX, { path: profile, preferences: { ...firefoxPreferences(lanes), ...prefs } })
     relay = await startRelay({ executablePath, profile, link, timeoutMs })
     browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 120000, networkEnabled: network })
