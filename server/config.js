@@ -16,7 +16,7 @@ const OPTIONS = {
     port: true,
     help: `port of lane ${lane.name}: ${lane.label}`
   }])),
-  certsDir: { flag: 'certs-dir', env: 'H2BENCH_CERTS_DIR', default: DEFAULT_DIR, help: 'where cert.pem and key.pem are kept' },
+  certsDir: { flag: 'certs-dir', env: 'H2BENCH_CERTS_DIR', default: DEFAULT_DIR, help: 'where cert.pem, key.pem and ca.pem are kept' },
   regenerateCerts: { flag: 'regenerate-certs', boolean: true, default: false, help: 'make a new certificate and exit' },
   chrome: { flag: 'chrome', boolean: true, default: false, help: 'also open the page in the local Chrome/Chromium, trusting the certificate' },
   link: { flag: 'link', default: '', help: 'put the lanes behind a packet-level link: a preset or spec (h2bench-link --list); Linux, root or user namespaces' },

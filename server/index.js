@@ -35,7 +35,7 @@ async function main (argv) {
     console.log(`New certificate in ${tls.dir} (SPKI sha256 ${tls.spki})`)
     return
   }
-  if (tls.created) console.log(`Created a self-signed certificate in ${tls.dir}${tls.reason ? ` (the old one ${tls.reason})` : ''}`)
+  if (tls.created) console.log(`Created a certificate signed by a new local CA in ${tls.dir} (cert.pem, key.pem, ca.pem)${tls.reason ? ` (the old one ${tls.reason})` : ''}`)
   if (!isLoopback(config.host)) {
     console.warn(`WARNING: listening on ${config.host}, beyond loopback: anyone who can reach this machine can make it send large responses.`)
   }

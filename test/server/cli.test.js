@@ -53,6 +53,7 @@ describe('npm start (server/index.js)', function () {
     const page = /h2bench page +(http:\/\/127\.0\.0\.1:\d+)\//.exec(out.stdout)[1]
     const h1 = /lane h1 +(https:\/\/127\.0\.0\.1:\d+)\//.exec(out.stdout)[1]
     assert.match(out.stdout, /lane h2 +https:\/\/127\.0\.0\.1:\d+\//)
+    assert.match(out.stdout, /Created a certificate signed by a new local CA in \S+ \(cert\.pem, key\.pem, ca\.pem\)/)
     const spki = /SPKI sha256: (\S+)/.exec(out.stdout)[1]
     assert.ok(out.stdout.includes(`--ignore-certificate-errors-spki-list=${spki}`))
     assert.match(out.stdout, /--user-data-dir=/)
@@ -70,7 +71,7 @@ describe('npm start (server/index.js)', function () {
     const out = await run.ready
     run.child.kill('SIGTERM')
     await run.exited
-    assert.doesNotMatch(out.stdout, /Created a self-signed certificate/)
+    assert.doesNotMatch(out.stdout, /Created a certificate/)
   })
 
   it('names a port in use and the flag to change it, in one line, exit 1', async () => {
