@@ -40,6 +40,7 @@ function restInPage (page, options) {
       serverRequests: v.server ? v.server.requests : null,
       pushed: v.pushed ?? null,
       pushOutcome: v.pushOutcome ?? null,
+      connections: v.connections ?? null,
       cacheExpected: v.cacheExpected ?? 0
     }))
   }))), options)
@@ -62,6 +63,8 @@ function countsOf (visits, items) {
     revalidated: medianOf(visits, 'revalidated'),
     serverRequests: medianOf(visits, 'serverRequests'),
     pushed: medianOf(visits, 'pushed'),
+    // The client connections the server saw the visit's requests on (server/ledger.js; a cache visit's earlier visit included).
+    connections: medianOf(visits, 'connections'),
     cacheExpected: ok.length ? ok[0].cacheExpected : 0,
     unproven: visits.filter(v => v.proven === false).length,
     // Requests the page made that the server did not see and the cache did not answer (or the reverse): should be 0.
@@ -157,6 +160,7 @@ async function runProtocolRows ({ entry, link, network, laneInfo, repeats, optio
         revalidated: 0,
         serverRequests: null,
         pushed: r.pushed,
+        connections: 1,
         cacheExpected: 0,
         unproven: 0,
         untimed: 0

@@ -77,6 +77,7 @@ const OPTIONAL = {
     revalidated: 'number|null',
     serverRequests: 'number|null',
     pushed: 'number|null',
+    connections: 'number|null',
     cacheExpected: 'integer',
     unproven: 'integer',
     untimed: 'integer'

@@ -156,6 +156,7 @@ module.exports = {
     const items = itemsOf(rows)
     const tables = []
     const counts = r => r.rest ? `${r.rest.network} / ${r.rest.cache} / ${r.rest.revalidated}` : '–'
+    const conns = r => r.rest && r.rest.connections !== null && r.rest.connections !== undefined ? String(r.rest.connections) : '–'
     for (const c of cellsIn(rows)) {
       for (const b of [...browsersIn(rows), 'node:http2']) {
         const mine = rows.filter(r => browserOf(r) === b && r.cell === c)
@@ -167,11 +168,11 @@ module.exports = {
           const src = items(c) === 25 && SOURCE_25[name] !== undefined ? String(SOURCE_25[name]) : '–'
           const timed = r.rest ? `${r.samples.length} / ${r.rest.visits}` : String(r.samples.length)
           return [r.lane, name, ok(r) ? `${s(r.median)} (${s(r.q1)}–${s(r.q3)})` : r.failures ? `failed (${r.failures})` : 'not timed', timed,
-            counts(r), r.protocol || '–', comp && ok(r) && r.mode !== 'compound' ? x(r.median / comp.median) : '–', src, r.note || '']
+            counts(r), conns(r), r.protocol || '–', comp && ok(r) && r.mode !== 'compound' ? x(r.median / comp.median) : '–', src, r.note || '']
         })
         tables.push({
-          title: `${items(c)} items of ${ITEM_BYTES} B, ${BROWSER_NAMES[b]}${version ? ` (${version})` : ''}: medians (s, quartiles), visits timed / made, requests per visit to the network / from the cache / answered 304 (medians; 304s counted by the server), time ÷ the same lane's compound document, the source's Chrome median`,
-          head: ['lane', 'scenario', 'median (s)', 'visits timed', 'network / cache / 304', 'protocol', '÷ compound', 'source Chrome (s)', 'note'],
+          title: `${items(c)} items of ${ITEM_BYTES} B, ${BROWSER_NAMES[b]}${version ? ` (${version})` : ''}: medians (s, quartiles), visits timed / made, requests per visit to the network / from the cache / answered 304 (medians; 304s counted by the server), connections the server saw them on (its ledger; a cache visit's earlier visit included), time ÷ the same lane's compound document, the source's Chrome median`,
+          head: ['lane', 'scenario', 'median (s)', 'visits timed', 'network / cache / 304', 'connections', 'protocol', '÷ compound', 'source Chrome (s)', 'note'],
           body
         })
       }

@@ -18,7 +18,10 @@
 // many the server answered 304 (GET /api/stats/<tag> before and after the
 // visit: Firefox's Resource Timing shows a 304 as a full transfer). A cache
 // visit whose cache hits (or 304s) are not all there is not a sample: it is
-// reported as unproven, never timed as if it had them.
+// reported as unproven, never timed as if it had them. Every item request
+// (and the collection, but for push, whose URL must stay the same for its
+// CORS preflight to be kept) carries ledger=<visit>: the server's ledger
+// then tells on how many connections the browser sent them (server/ledger.js).
 (function () {
   'use strict'
 
@@ -81,21 +84,28 @@
     })
   }
 
-  function itemUrls (ctl, lane, body) {
+  function itemUrls (ctl, lane, body, ledger) {
     const doc = JSON.parse(body)
-    return doc._links.item.map(function (l) { return new URL(l.href, lane.url).href })
+    return doc._links.item.map(function (l) { return new URL(l.href + '&ledger=' + ledger, lane.url).href })
+  }
+
+  // → the connections the server saw requests of ledger `id` on, or null.
+  function connections (ctl, lane, id) {
+    return request.get(ctl, lane.url + '/ledger/' + id + '?r=' + request.token(), undefined, { body: true }).then(function (a) {
+      return a.error ? null : JSON.parse(a.body).connections
+    })
   }
 
   // The unmeasured part of a visit: connections open (the page's warm-up),
   // the cache filled by an earlier visit, the CORS preflight of Prefer-Push
   // answered and kept. → null, or the failure.
-  async function prepare (ctl, lane, scenario, collectionUrl, opts) {
+  async function prepare (ctl, lane, scenario, collectionUrl, opts, ledger) {
     const warm = await request.warmUp(ctl, lane, opts.items + 1)
     if (warm) return 'warm-up: ' + warm.error
     if (scenario === 'cache' || scenario === 'cache-stale') {
       const c = await request.get(ctl, collectionUrl, undefined, { body: true })
       if (c.error) return 'earlier visit: collection: ' + c.error
-      const urls = itemUrls(ctl, lane, c.body).slice(0, cachedCount(opts.items))
+      const urls = itemUrls(ctl, lane, c.body, ledger).slice(0, cachedCount(opts.items))
       const answers = await Promise.all(urls.map(function (u) { return request.get(ctl, u, opts.size) }))
       const bad = answers.find(function (a) { return a.error })
       if (bad) return 'earlier visit: item: ' + bad.error
@@ -112,12 +122,14 @@
     // Each visit has items of its own (tag); push keeps one collection URL per lane, so its preflight stays cached.
     const tag = ctl.token + '-' + lane.name + '-' + (scenario === 'push' ? 'push' : SCENARIOS.indexOf(scenario) + '-' + repeat)
     const query = 'count=' + opts.items + '&size=' + opts.size + '&cache=' + CACHE_OF[scenario] + '&tag=' + tag + '&delay=' + opts.delay
-    const collectionUrl = new URL(lane.url + (scenario === 'compound' ? '/api/compound?' : '/api/items?') + query).href
+    // The ledger: per visit; the earlier visit of a cache scenario shares it (the same URLs, or no cache hits).
+    const ledger = ctl.token + '-' + lane.name + '-' + SCENARIOS.indexOf(scenario) + '-' + repeat
+    const collectionUrl = new URL(lane.url + (scenario === 'compound' ? '/api/compound?' : '/api/items?') + query + (scenario === 'push' ? '' : '&ledger=' + ledger)).href
     const v = {
       repeat: repeat, elapsed: null, error: null, requests: 0, network: 0, cache: 0, revalidated: 0, untimed: 0,
-      server: null, pushed: 0, pushOutcome: null, protocol: null, cacheExpected: 0, proven: null
+      server: null, pushed: 0, pushOutcome: null, protocol: null, cacheExpected: 0, proven: null, connections: null
     }
-    const failed = await prepare(ctl, lane, scenario, collectionUrl, opts)
+    const failed = await prepare(ctl, lane, scenario, collectionUrl, opts, ledger)
     if (failed) {
       v.error = failed
       return v
@@ -139,7 +151,7 @@
       if (n !== opts.items) first.error = 'the compound document embeds ' + n + ' of ' + opts.items + ' items'
     } else if (!first.error) {
       v.pushOutcome = first.header || null
-      const items = itemUrls(ctl, lane, first.body)
+      const items = itemUrls(ctl, lane, first.body, ledger)
       const got = await Promise.all(items.map(function (u) {
         return request.get(ctl, u, opts.size).then(function (a) {
           end = Math.max(end, performance.now() - t0)
@@ -153,6 +165,7 @@
     const batch = { requests: answers.map(function (a) { return { status: a.status, timing: null } }) }
     await request.collectTimings(batch, urls, t0)
     const after = await apiStats(ctl, lane, tag)
+    v.connections = await connections(ctl, lane, ledger)
     v.requests = answers.length
     batch.requests.forEach(function (r) {
       const t = r.timing
@@ -202,7 +215,7 @@
     row.summary = stats.summary(row.samples)
     row.protocol = mostFrequent(row.visits.map(function (v) { return v.protocol }))
     row.protocolOk = row.protocol === row.expectedProtocol
-    row.counts = { requests: med('requests'), network: med('network'), cache: med('cache'), revalidated: med('revalidated'), pushed: med('pushed'), serverRequests: null }
+    row.counts = { requests: med('requests'), network: med('network'), cache: med('cache'), revalidated: med('revalidated'), pushed: med('pushed'), connections: med('connections'), serverRequests: null }
     const served = row.visits.filter(function (v) { return !v.error && v.server }).map(function (v) { return v.server.requests })
     row.counts.serverRequests = served.length ? stats.median(served) : null
     row.failures = row.visits.filter(function (v) { return v.error }).length

@@ -90,6 +90,11 @@ describe('npm run bench -- rest --network link --smoke --browser both (the real 
         if (r.mode === 'separate' || r.mode === 'push') assert.deepEqual([c.network, c.cache, c.revalidated], [ITEMS + 1, 0, 0], what)
         if (r.mode === 'cache') assert.deepEqual([c.network, c.cache, c.revalidated, c.cacheExpected], [ITEMS + 1 - CACHED, CACHED, 0, CACHED], what)
         if (r.mode === 'cache-stale') assert.deepEqual([c.network, c.cache, c.revalidated], [ITEMS + 1, 0, CACHED], what)
+        // How the browser spread them over connections, as the server's ledger saw it: HTTP/2 and HTTP/3 one,
+        // HTTP/1.1 up to six (the page's warm-up opened them; compound is a single request).
+        if (r.lane === 'h1') assert.ok(c.connections >= 1 && c.connections <= 6, `${what}: ${c.connections} connections`)
+        else assert.equal(c.connections, 1, `${what}: ${c.connections} connections`)
+        if (r.lane === 'h1' && r.mode === 'separate') assert.ok(c.connections >= 2, `${what}: 11 requests on ${c.connections} connection(s)`)
       }
     }
   })
