@@ -318,7 +318,7 @@ async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [
     }
     await createProfile(Browser.FIREFOX, { path: profile, preferences: { ...firefoxPreferences(lanes), ...prefs } })
     relay = await startRelay({ executablePath, profile, link, timeoutMs })
-    browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 120000, networkEnabled: network })
+    browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 10 * 60 * 1000, networkEnabled: network })
   } catch (err) {
     killFirefox()
     if (relay) await Promise.race([relay.exited, new Promise(resolve => setTimeout(resolve, 5000))])
