@@ -10,7 +10,19 @@ const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 describe('runner: experiments', () => {
   it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest'])
+  })
+
+  it('rest: 25 and 500 items of 512 B on a 100 ms link, every lane, Chromium and Firefox; smoke 10 items at 20 ms', () => {
+    const e = experimentById('rest')
+    assert.equal(e.kind, 'rest')
+    assert.deepEqual(e.networks, ['link'])
+    assert.deepEqual(e.browsers, ['chromium', 'firefox'])
+    assert.deepEqual(e.lanes, ['h1', 'h2', 'h2n', 'h2e', 'h3'])
+    assert.deepEqual(cellsOf('rest').map(c => [c.requests, parseSize(c.size), c.link]), [[25, 512, 'rtt=100ms,down=20mbit,up=5mbit,queue=170'], [500, 512, 'rtt=100ms,down=20mbit,up=5mbit,queue=170']])
+    assert.deepEqual(cellsOf('rest', { smoke: true }).map(c => [c.requests, c.link]), [[10, 'rtt=20ms']])
+    assert.deepEqual(e.source.x, [25, 500])
+    assert.equal(e.source.series['Chrome h2-cache-stale'][0], 0.243)
   })
 
   it('push-link: the push table\'s presets, one 290 KB script, only through the link', () => {
@@ -59,7 +71,7 @@ describe('runner: experiments', () => {
 
   it('every experiment is complete data: kind, sweep, valid presets and sizes, the source table matching its cells', () => {
     for (const e of EXPERIMENTS) {
-      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load'].includes(e.kind), e.id)
+      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load', 'rest'].includes(e.kind), e.id)
       assert.ok(e.title && e.sweep.param && e.sweep.label, e.id)
       assert.ok(e.conclusions.length >= 1, e.id)
       for (const c of [...e.cells, ...cellsOf(e.id, { smoke: true })]) {
