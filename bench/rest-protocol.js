@@ -6,10 +6,7 @@
 // connect): the collection with Prefer-Push: item and every item the server
 // pushed with it ("push-protocol"), or the collection and then every item
 // requested ("separate-protocol"); ms until the last item's last byte.
-const { performance } = require('node:perf_hooks')
-const { connect, read, checkLanes } = require('./push-protocol')
-
-const SAMPLE_TIMEOUT = 60000
+const { loadWithPush, checkLanes } = require('./push-protocol')
 
 function expectItem (res, path, size) {
   if (res.status !== 200) throw new Error(`${path}: status ${res.status}`)
@@ -17,38 +14,19 @@ function expectItem (res, path, size) {
 }
 
 async function sample (url, { mode, items, size, delay, tag }) {
-  const session = await connect(url)
-  const timer = setTimeout(() => session.destroy(new Error(`no complete visit within ${SAMPLE_TIMEOUT} ms`)), SAMPLE_TIMEOUT)
-  session.on('error', () => {}) // also fails the streams, where it is counted
-  const pushed = new Map()
-  session.on('stream', (stream, headers) => {
-    const arrived = read(stream, 'push')
-    arrived.catch(() => {})
-    pushed.set(headers[':path'], arrived)
+  const headers = { ':path': `/api/items?count=${items}&size=${size}&delay=${delay}&tag=${tag}` }
+  if (mode === 'push-protocol') headers['prefer-push'] = 'item'
+  const s = await loadWithPush(url, {
+    what: 'visit',
+    headers,
+    pathsOf (body) {
+      const paths = JSON.parse(body)._links.item.map(l => l.href)
+      if (paths.length !== items) throw new Error(`the collection links ${paths.length} items, expected ${items}`)
+      return paths
+    },
+    check: (res, path) => expectItem(res, path, size)
   })
-  try {
-    const headers = { ':path': `/api/items?count=${items}&size=${size}&delay=${delay}&tag=${tag}` }
-    if (mode === 'push-protocol') headers['prefer-push'] = 'item'
-    const t0 = performance.now()
-    const collection = await read(session.request(headers).end(), 'response')
-    if (collection.status !== 200) throw new Error(`collection: status ${collection.status}: ${collection.body.toString().slice(0, 200)}`)
-    const paths = JSON.parse(collection.body)._links.item.map(l => l.href)
-    if (paths.length !== items) throw new Error(`the collection links ${paths.length} items, expected ${items}`)
-    // Promises arrive before the collection's end: what is not promised now is requested.
-    let byPush = 0
-    await Promise.all(paths.map(async path => {
-      const wasPushed = pushed.has(path)
-      const res = await (wasPushed ? pushed.get(path) : read(session.request({ ':path': path }).end(), 'response'))
-      expectItem(res, path, size)
-      if (wasPushed) byPush++
-    }))
-    const ms = performance.now() - t0
-    await new Promise(resolve => session.close(resolve))
-    return { ms, pushed: byPush, requests: 1 + items - byPush }
-  } finally {
-    clearTimeout(timer)
-    if (!session.destroyed) session.destroy()
-  }
+  return { ...s, requests: 1 + items - s.pushed }
 }
 
 const MODES = ['push-protocol', 'separate-protocol']

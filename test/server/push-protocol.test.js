@@ -36,6 +36,18 @@ describe('push at the protocol level (bench/push-protocol.js)', function () {
     }
   })
 
+  it('a REST collection of 1,000 items: every item pushed with it (Node\'s client reserves 200 pushes unless told more)', async function () {
+    this.timeout(60000)
+    const { runRestProtocol } = require('../../bench/rest-protocol')
+    const rows = await runRestProtocol({ lanes: lanes(), items: 1000, size: 512, repeats: 1 })
+    assert.deepEqual(rows.map(r => `${r.lane} ${r.mode}`).sort(), ['h2 push-protocol', 'h2 separate-protocol', 'h2n push-protocol', 'h2n separate-protocol'])
+    for (const r of rows) {
+      assert.equal(r.failures, 0, `${r.lane} ${r.mode}: ${r.note}`)
+      assert.equal(r.pushed, r.mode === 'push-protocol' ? 1000 : 0, `${r.lane} ${r.mode}`)
+      assert.equal(r.requests, r.mode === 'push-protocol' ? 1 : 1001, `${r.lane} ${r.mode}`)
+    }
+  })
+
   it('refuses an HTTP/1.1 lane, saying why', async () => {
     await assert.rejects(runPushProtocol({ lanes: [{ name: 'h1', url: 'https://127.0.0.1:1' }], repeats: 1 }),
       /lane h1 is not an HTTP\/2 lane .*push exists only in HTTP\/2/)
