@@ -205,6 +205,47 @@ describe(`spdy compatibility fixes on Node ${process.versions.node}`, () => {
     })
   })
 
+  // A client's graceful close (GOAWAY, then its FIN): spdy-transport
+  // destroyed the socket right after its own FIN, with the client's last
+  // bytes unread, so the kernel sent RST; behind a lossy link a client whose
+  // FIN and RST were both lost waited forever (server/compat/spdy.js, 10).
+  it("a client's graceful close: the server ends its side and reads on until the client's FIN (no RST)", async () => {
+    const tls = await testCertificate()
+    const server = spdy.createServer({ key: tls.key, cert: tls.cert, spdy: { protocols: ['h2'] } }, (req, res) => res.end('x'))
+    await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
+    const t0 = Date.now()
+    const events = []
+    const ev = e => events.push(e)
+    server.on('secureConnection', sock => sock.on('close', () => ev('server socket closed')))
+    // Raw TLS, half-open allowed: the client decides when it ends, and may write after the server's FIN.
+    const s = require('node:tls').connect({ port: server.address().port, host: '127.0.0.1', ALPNProtocols: ['h2'], rejectUnauthorized: false, allowHalfOpen: true })
+    try {
+      s.on('error', e => ev(`client error ${e.code}`))
+      s.on('data', () => {})
+      s.on('end', () => ev('server ended'))
+      await new Promise(resolve => s.once('secureConnect', resolve))
+      const frame = (type, payload) => Buffer.concat([Buffer.from([0, 0, payload.length, type, 0, 0, 0, 0, 0]), payload])
+      // Preface, SETTINGS, GOAWAY (last stream 0, NO_ERROR): no stream is open, so spdy closes the connection.
+      s.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), frame(4, Buffer.alloc(0)), frame(7, Buffer.alloc(8))]))
+      await new Promise(resolve => setTimeout(resolve, 300))
+      assert.deepEqual(events, ['server ended'])
+      // The client's last bytes after the server's FIN (as its close_notify would be): read, not answered with RST.
+      for (let i = 0; i < 3; i++) {
+        s.write(frame(6, Buffer.alloc(8)))
+        await new Promise(resolve => setTimeout(resolve, 50))
+      }
+      assert.deepEqual(events, ['server ended'])
+      s.end()
+      await new Promise(resolve => s.once('close', resolve))
+      await new Promise(resolve => setTimeout(resolve, 50))
+      assert.deepEqual(events, ['server ended', 'server socket closed'])
+      assert.ok(Date.now() - t0 < 5000, 'closed by the client\'s FIN, not by the linger timer')
+    } finally {
+      s.destroy()
+      server.close()
+    }
+  })
+
   it('serves without deprecation warnings (DEP0066: spdy read res._headers)', () => {
     const out = execFileSync(process.execPath, ['--throw-deprecation', path.join(__dirname, '..', 'fixtures', 'spdy-one-response.js')],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
