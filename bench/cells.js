@@ -16,6 +16,9 @@ const { runInside } = require('./in-namespace')
 // as the packet-level link the browser sits behind (`link`: link/session.js's
 // session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
 // (link/spec.js) instead of a preset: link networks only. Returns what the row records.
+// The link a cell runs on: its own spec, else its preset's.
+const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
+
 async function applyNetwork (cdp, preset, link, spec = null) {
   if (!link) {
     if (spec) throw new Error(`a cell with its own link "${spec}" runs only with --network link`)
@@ -260,4 +263,4 @@ async function runPushProtocolCell ({ entry, laneInfo, repeats, link }) {
   }))
 }
 
-module.exports = { runPageCell, runPushPageCell, runPushProtocolCell, applyNetwork, pushOutcome, row, cellParams, mostFrequent, repeatWithinBudget }
+module.exports = { cellLinkSpec, runPageCell, runPushPageCell, runPushProtocolCell, applyNetwork, pushOutcome, row, cellParams, mostFrequent, repeatWithinBudget }

@@ -11,7 +11,7 @@ const { parseRunArgs, UsageError, HELP } = require('./run-args')
 const { select } = require('./experiments')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('./browser')
 const { launchFirefox, findFirefox, FIREFOX_INSTALL_HINT } = require('./firefox')
-const { runPageCell, runPushPageCell, runPushProtocolCell } = require('./cells')
+const { runPageCell, runPushPageCell, runPushProtocolCell, cellLinkSpec } = require('./cells')
 const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
@@ -79,10 +79,17 @@ function lanesFor (experiment, opts) {
 // The lanes and the browser for one kind of network: on loopback with
 // DevTools throttling per cell, or behind a packet-level link whose preset
 // changes per cell (the browser inside the link's namespace).
-async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log }) {
+// `firstSpec`: the link of the first cell. The link opens with it, so the page
+// and the connections it opens to the lanes while it loads start on that link:
+// opened unimpaired and changed by the first cell, the HTTP/2 lanes' single
+// connections had been made with no delay and no rate limit, and behind the
+// changed link they overflowed its queue (82 drops in a 500-item rest run that
+// had none when the link opened with its spec) and carried a 290 KB compound
+// document at 0.6-0.9 s instead of 0.12 s (Resource Timing; Chromium).
+async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log, firstSpec = 'none' }) {
   let running, tls, link = null
   if (network === 'link') {
-    link = await startLanesBehindLink(opts.lanes)
+    link = await startLanesBehindLink(opts.lanes, firstSpec)
     running = link.running
     tls = link.tls
   } else {
@@ -192,9 +199,9 @@ async function run (opts, log) {
     if (!mine.length) continue
     // The lanes (and browser) of this network, opened for the first cell that uses them.
     let env = null
-    const shared = async () => {
+    const shared = async entry => {
       if (env) return env
-      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log })
+      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log, firstSpec: network === 'link' ? cellLinkSpec(entry.cell) : 'none' })
       if (browser === 'firefox') firefoxName = firefoxName || env.browserName
       else {
         browserName = browserName || env.browserName
@@ -227,7 +234,7 @@ async function run (opts, log) {
             entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, log, onServers: running => { edge = edge || edgeEnvironment(running, caddyBuild) }
           })
         } else {
-          const e = await shared()
+          const e = await shared(entry)
           const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
           rows = await RUNNERS[experiment.kind]({
             page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo,

@@ -25,6 +25,23 @@ describe('runner: experiments', () => {
     assert.equal(e.source.series['Chrome h2-cache-stale'][0], 0.243)
   })
 
+  // The runner opens the link with the first cell's spec (bench/run.js openNetwork), so that spec must be one.
+  it('every cell that may run through the link names a link the link accepts (its own spec, else its preset)', () => {
+    const { cellLinkSpec } = require('../../bench/cells')
+    const { parseLinkSpec } = require('../../link/spec')
+    for (const e of EXPERIMENTS.filter(x => !x.networks || x.networks.includes('link'))) {
+      if (['load'].includes(e.kind)) continue // starts its own lanes and link (bench/load-cell.js)
+      for (const smoke of [false, true]) {
+        for (const cell of cellsOf(e.id, { smoke })) {
+          assert.doesNotThrow(() => parseLinkSpec(cellLinkSpec(cell), { traces: false }), `${e.id} ${JSON.stringify(cell)}`)
+        }
+      }
+    }
+    assert.equal(cellLinkSpec({ preset: '25 items', link: 'rtt=100ms' }), 'rtt=100ms')
+    assert.equal(cellLinkSpec({ preset: 'No throttling' }), 'none')
+    assert.equal(cellLinkSpec({ preset: 'Regular 3G' }), 'Regular 3G')
+  })
+
   it('push-link: the push table\'s presets, one 290 KB script, only through the link', () => {
     const e = EXPERIMENTS.find(x => x.id === 'push-link')
     assert.deepEqual(e.networks, ['link'])
