@@ -131,7 +131,9 @@ function svgChart (experiment, rows) {
   // Long or many tick labels are slanted, with the room they need below.
   const longest = Math.max(...xs.map(v => String(v).length))
   const slant = xs.length > 1 && longest * 6.2 > (680 - 64 - 170) / (xs.length - 1)
-  const W = 680; const L = 64; const R = 170; const T = 16; const B = slant ? 44 + Math.min(110, longest * 4.6) : 44; const H = 276 + B
+  const W = 680; const L = 64; const R = 170; const T = 16; const B = slant ? 44 + Math.min(110, longest * 4.6) : 44
+  // Tall enough for the legend (15 px a series) as well as the plot.
+  const H = Math.max(276 + B, T + 15 * all.length + 12)
   if (!values.length) return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} 40" width="${W}" height="40"><text x="10" y="24" font-family="sans-serif" font-size="12">no measurements</text></svg>`
   const lo = Math.min(...values)
   const hi = Math.max(...values)
