@@ -12,13 +12,14 @@ const { watchNetErrors } = require('./net-errors')
 const { linkSpecFor } = require('./bounds')
 const { runInside } = require('./in-namespace')
 
+// The link a cell runs on: its own spec, else its preset's (a DevTools
+// preset has a link preset of the same name).
+const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
+
 // A cell's network: the preset as DevTools throttling (CDP, per request), or
 // as the packet-level link the browser sits behind (`link`: link/session.js's
 // session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
 // (link/spec.js) instead of a preset: link networks only. Returns what the row records.
-// The link a cell runs on: its own spec, else its preset's.
-const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
-
 async function applyNetwork (cdp, preset, link, spec = null) {
   if (!link) {
     if (spec) throw new Error(`a cell with its own link "${spec}" runs only with --network link`)
@@ -26,7 +27,7 @@ async function applyNetwork (cdp, preset, link, spec = null) {
     return { network: 'devtools', link: null, linkSpec: null }
   }
   if (cdp) await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName('No throttling')))
-  const active = await link.control.change(spec || linkSpecFor(preset))
+  const active = await link.control.change(cellLinkSpec({ link: spec, preset }))
   return { network: 'link', link: active.description, linkSpec: active.text }
 }
 

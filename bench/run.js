@@ -201,7 +201,7 @@ async function run (opts, log) {
     let env = null
     const shared = async entry => {
       if (env) return env
-      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log, firstSpec: network === 'link' ? cellLinkSpec(entry.cell) : 'none' })
+      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log, firstSpec: cellLinkSpec(entry.cell) })
       if (browser === 'firefox') firefoxName = firefoxName || env.browserName
       else {
         browserName = browserName || env.browserName

@@ -8,8 +8,8 @@ const { startAll } = require('../../server/start')
 const { testCertificate } = require('../support/certificate')
 const path = require('node:path')
 const fs = require('node:fs')
-
 const os = require('node:os')
+
 // The README's picture is rewritten only when asked (H2BENCH_UPDATE_SCREENSHOT=1), so a test run leaves the checkout clean.
 const SCREENSHOT = process.env.H2BENCH_UPDATE_SCREENSHOT === '1'
   ? path.join(__dirname, '..', '..', 'docs', 'screenshot.png')

@@ -5,6 +5,7 @@
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const http2 = require('node:http2')
+const { connect: tlsConnect } = require('node:tls')
 const { execFileSync, spawnSync } = require('node:child_process')
 const spdy = require('../../server/compat/spdy')
 const { testCertificate } = require('../support/certificate')
@@ -210,15 +211,15 @@ describe(`spdy compatibility fixes on Node ${process.versions.node}`, () => {
   // bytes unread, so the kernel sent RST; behind a lossy link a client whose
   // FIN and RST were both lost waited forever (server/compat/spdy.js, 10).
   it("a client's graceful close: the server ends its side and reads on until the client's FIN (no RST)", async () => {
-    const tls = await testCertificate()
-    const server = spdy.createServer({ key: tls.key, cert: tls.cert, spdy: { protocols: ['h2'] } }, (req, res) => res.end('x'))
+    const cert = await testCertificate()
+    const server = spdy.createServer({ key: cert.key, cert: cert.cert, spdy: { protocols: ['h2'] } }, (req, res) => res.end('x'))
     await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
     const t0 = Date.now()
     const events = []
     const ev = e => events.push(e)
     server.on('secureConnection', sock => sock.on('close', () => ev('server socket closed')))
     // Raw TLS, half-open allowed: the client decides when it ends, and may write after the server's FIN.
-    const s = require('node:tls').connect({ port: server.address().port, host: '127.0.0.1', ALPNProtocols: ['h2'], rejectUnauthorized: false, allowHalfOpen: true })
+    const s = tlsConnect({ port: server.address().port, host: '127.0.0.1', ALPNProtocols: ['h2'], rejectUnauthorized: false, allowHalfOpen: true })
     try {
       s.on('error', e => ev(`client error ${e.code}`))
       s.on('data', () => {})
