@@ -5,7 +5,7 @@
 // preset means exactly what typing its spec would mean, and a user can start
 // from one and override keys ("Regular 3G,loss=1%").
 
-const { PRESETS, SETS } = require('../bench/presets')
+const { PRESETS, SETS } = require('./devtools-presets')
 
 // "Regular_3G" → "regular-3g": lower case, every run of other characters → "-".
 function slugify (text) {
@@ -66,14 +66,4 @@ function presetByName (name) {
     null
 }
 
-// The table printed by h2bench-link --list.
-function listPresets () {
-  // Required here, not at the top: link/spec.js requires this file.
-  const { parseLinkSpec, describeLink } = require('./spec')
-  const rows = [['name', 'slug', 'link', 'group']]
-  for (const p of LINK_PRESETS) rows.push([p.name, p.slug, describeLink({ ...parseLinkSpec(p.slug), name: null }), p.group])
-  const widths = rows[0].map((_, i) => Math.max(...rows.map(r => r[i].length)))
-  return rows.map(r => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n'
-}
-
-module.exports = { LINK_PRESETS, presetByName, listPresets, slugify }
+module.exports = { LINK_PRESETS, presetByName, slugify }

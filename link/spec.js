@@ -16,7 +16,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { InputError } = require('../server/errors')
+const { InputError } = require('../common/errors')
 const { LINK_PRESETS, presetByName } = require('./presets')
 
 class LinkSpecError extends InputError {

@@ -7,7 +7,7 @@ const os = require('node:os')
 const { parseArgs } = require('node:util')
 const { LANES } = require('../server/lanes')
 const { parseSize } = require('../server/payload')
-const { InputError } = require('../server/errors')
+const { InputError } = require('../common/errors')
 const { TOOLS, DEFAULT_TOOL, ToolMissingError } = require('./tools')
 const { LOAD_PRESETS, loadPreset } = require('./presets')
 const { runLoad, LoadError } = require('./load')
@@ -194,11 +194,11 @@ async function main (argv) {
   }
   const usesLink = opts.links.some(Boolean)
   if (usesLink) {
-    const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../bench/private-netns')
+    const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
     const { unavailableReason } = require('../link/namespace')
     if (needsPrivateNamespace(['link'])) {
       // Built out here: the namespace has no network for Go's or cargo's registries.
-      const { ensureEdge, BUILD_ENV } = require('../bench/start-lanes')
+      const { ensureEdge, BUILD_ENV } = require('../harness/start-lanes')
       process.env[BUILD_ENV] = (await ensureEdge(opts.lanes || LANES.map(l => l.name), line => process.stderr.write(line + '\n'))) || 'ok'
       if (Object.values({ ...opts.presetTools, ...opts.tools }).includes('oha') || !opts.lanes || opts.lanes.includes('h3')) {
         await require('../tools/oha/build').ensureOha().catch(() => {}) // its error is told inside, with the lanes

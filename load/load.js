@@ -86,7 +86,7 @@ function checkWorkload (w, plan) {
 // out with a line when there is no Caddy), behind the first link when there
 // is one. → { lanes, session | running, close }.
 async function startServers (names, { links, qlogDir, seed, log }) {
-  const { startLanes, startLanesBehindLink, ensureEdge } = require('../bench/start-lanes')
+  const { startLanes, startLanesBehindLink, ensureEdge } = require('../harness/start-lanes')
   const warning = await ensureEdge(names, log)
   if (warning) log(`load: ${warning}`)
   // The edge closes idle connections after 5 s, not Caddy's 5 min: oha's

@@ -6,7 +6,7 @@ const debug = require('debug')('h2bench:app')
 const { optionRoute } = require('./routes/option')
 const { pushRoutes, newPushStats } = require('./routes/push')
 const { protocolOf } = require('./protocol')
-const { InputError } = require('./errors')
+const { InputError } = require('../common/errors')
 
 const EXPOSED = ['Server-Timing', 'X-H2bench-Lane', 'X-H2bench-Protocol', 'X-H2bench-Push']
 

@@ -2,7 +2,7 @@
 
 const { parseArgs } = require('node:util')
 const { LANES } = require('./lanes')
-const { InputError } = require('./errors')
+const { InputError } = require('../common/errors')
 const { DEFAULT_DIR } = require('./certs')
 
 // Every option in one place: flag, env variable, default. Flag > env > default.

@@ -8,7 +8,7 @@
 // A connection is the client's address and port: the socket's on the Node
 // lanes, the one the edge saw behind Caddy (for QUIC the connection's UDP
 // port; server/edge/caddy.js sets the header, overwriting any client's).
-const { InputError } = require('./errors')
+const { InputError } = require('../common/errors')
 const { EDGE_CLIENT_HEADER } = require('./edge/caddy')
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/

@@ -4,7 +4,7 @@ const path = require('node:path')
 const express = require('express')
 const { LIMITS } = require('./payload')
 const { BROWSER, bytesText } = require('../client/js/options')
-const { InputError } = require('./errors')
+const { InputError } = require('../common/errors')
 const { linkRoutes } = require('./routes/link')
 const { LINK_PRESETS } = require('../link/presets')
 

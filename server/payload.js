@@ -1,7 +1,7 @@
 'use strict'
 
 const crypto = require('node:crypto')
-const { InputError } = require('./errors')
+const { InputError } = require('../common/errors')
 
 const KIB = 1024
 const MIB = 1024 * KIB

@@ -2,7 +2,7 @@
 
 // Source section 四.2: 6 … 3750 requests of 0.1 MB, unthrottled, once at
 // 10 ms and once at 30 ms server delay (count-10ms.js, count-30ms.js).
-const { countConclusions } = require('../conclusions')
+const { countConclusions } = require('../runner/conclusions')
 
 const COUNTS = [6, 30, 150, 750, 3750]
 

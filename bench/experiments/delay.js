@@ -1,7 +1,7 @@
 'use strict'
 
 // Source section 四.1: 100 requests of 0.1 MB, server delay 0 … 40 ms.
-const { growth, verdict } = require('../conclusions')
+const { growth, verdict } = require('../runner/conclusions')
 
 const DELAYS = [0, 10, 20, 30, 40]
 

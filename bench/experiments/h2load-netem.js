@@ -13,7 +13,7 @@
 // each its share: under loss that alone changes totals); on the clean link
 // oha runs on every HTTP/2 lane, against h2load there: is the HTTP/3 client
 // the bottleneck?
-const { verdict } = require('../conclusions')
+const { verdict } = require('../runner/conclusions')
 const { loadPreset, NETEM_ROWS } = require('../../load/presets')
 
 const PRESET = loadPreset('h2load-netem-table')

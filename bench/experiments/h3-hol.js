@@ -9,7 +9,7 @@
 // losing 0, 1, 2 or 5 % of its packets each way; the batch time, and how
 // the requests' completion times spread within a batch. Runner:
 // bench/h3-study.js (kind hol).
-const { verdict } = require('../conclusions')
+const { verdict } = require('../runner/conclusions')
 
 const LOSSES = [0, 1, 2, 5]
 const linkOf = loss => `rtt=50ms,down=20mbit,up=20mbit,loss=${loss}%`

@@ -7,7 +7,7 @@
 // ticket) and on a repeat visit (session cache kept, connection closed), per
 // lane, over links of 20 … 300 ms RTT; and how many round trips that was.
 // Runner: bench/h3-study.js (kind ttfb).
-const { verdict } = require('../conclusions')
+const { verdict } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 
 const RTTS = [20, 50, 100, 200, 300]

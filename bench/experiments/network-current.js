@@ -3,7 +3,7 @@
 // Not in the source: the network experiment (30 requests of 0.1 MB at 10 ms
 // delay) under today's DevTools presets, whose latencies are far higher than
 // the 2016 ones (3G: 2 s per request).
-const { ratioRange, verdict, fasterStatus, within } = require('../conclusions')
+const { ratioRange, verdict, fasterStatus, within } = require('../runner/conclusions')
 
 const PRESETS = ['3G', 'Slow 4G', 'Fast 4G']
 

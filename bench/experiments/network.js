@@ -2,7 +2,7 @@
 
 // Source section 四.4: 30 requests of 0.1 MB at 10 ms delay under the 2016
 // DevTools presets.
-const { ratioRange, verdict, fasterStatus, within, CLEARLY } = require('../conclusions')
+const { ratioRange, verdict, fasterStatus, within, CLEARLY } = require('../runner/conclusions')
 
 const PRESETS = ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi']
 

@@ -7,7 +7,7 @@
 // browsers refuse push today. Push saves the round trip of the request; under
 // DevTools, where the pushed bytes were throttled twice over, it seemed to
 // double the time instead.
-const { verdict } = require('../conclusions')
+const { verdict } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 const push = require('./push')
 

@@ -4,7 +4,7 @@
 // it, under the 2016 presets and unthrottled. In today's Chrome push is
 // refused (SETTINGS_ENABLE_PUSH=0): the result says so instead of timing a
 // push that did not happen; push-protocol measures push where it works.
-const { verdict, ratioRange } = require('../conclusions')
+const { verdict, ratioRange } = require('../runner/conclusions')
 
 const PRESETS = ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi', 'No throttling']
 

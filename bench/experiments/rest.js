@@ -15,9 +15,9 @@
 // rtt=100ms, 20 Mbit/s down, 5 up, a queue of one bandwidth-delay product
 // (bench/experiments/h3-common.js). The source's server also added 40-80 ms
 // per response in its first round; here the server adds none (delay 0).
-const { verdict } = require('../conclusions')
+const { verdict } = require('../runner/conclusions')
 const { LINK, RTT_MS } = require('./h3-common')
-const { sourceName } = require('../rest-cell')
+const { sourceName } = require('../cells/rest')
 
 const ITEM_BYTES = 512
 // The source's Chrome medians for 25 items (s), by its scenario names.

@@ -1,7 +1,7 @@
 'use strict'
 
 // Source section 四.3: 30 requests at 10 ms delay, 0.2 … 2.0 MB each.
-const { ratioRange, verdict } = require('../conclusions')
+const { ratioRange, verdict } = require('../runner/conclusions')
 
 const SIZES = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0]
 

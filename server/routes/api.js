@@ -24,7 +24,7 @@
 // stored, but asked again with If-None-Match: a 304). The collection and
 // the compound document are never cached. `tag` goes into every item URL,
 // so each run has items of its own in the browser's cache.
-const { InputError } = require('../errors')
+const { InputError } = require('../../common/errors')
 const { parseIntParam, delayOf, single } = require('../payload')
 const { afterDelay } = require('../delay')
 const { parseTag } = require('./push')

@@ -1,7 +1,7 @@
 'use strict'
 
 const express = require('express')
-const { InputError } = require('../errors')
+const { InputError } = require('../../common/errors')
 
 // The page's view of the network: GET /link.json tells which packet-level link
 // is active (or that none is: request-level DevTools throttling is then the

@@ -1,7 +1,7 @@
 'use strict'
 
 const debug = require('debug')('h2bench:push')
-const { InputError } = require('../errors')
+const { InputError } = require('../../common/errors')
 const { LIMITS, parseSize, parseIntParam, delayOf, payload, single } = require('../payload')
 const { afterDelay } = require('../delay')
 

@@ -1,7 +1,7 @@
 'use strict'
 
 const zlib = require('node:zlib')
-const { InputError } = require('../errors')
+const { InputError } = require('../../common/errors')
 const { KIB, MIB, parseSize, delayOf, payload, single } = require('../payload')
 const { afterDelay } = require('../delay')
 

@@ -7,8 +7,8 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
 const { useServers } = require('../support/servers')
-const { launchFirefox, findFirefox, firefoxUnavailableReason, h3Plan, FIREFOX_INSTALL_HINT } = require('../../bench/firefox')
-const { startLanesBehindLink } = require('../../bench/start-lanes')
+const { launchFirefox, findFirefox, firefoxUnavailableReason, h3Plan, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
+const { startLanesBehindLink } = require('../../harness/start-lanes')
 const { unavailableReason } = require('../../link/namespace')
 
 // Firefox (firefox-esr) driven over WebDriver BiDi by puppeteer-core, through

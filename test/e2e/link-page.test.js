@@ -1,11 +1,11 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { startLinkSession } = require('../../link/session')
+const { startLinkSession } = require('../../harness/link-session')
 const { unavailableReason } = require('../../link/namespace')
 const { startAll } = require('../../server/start')
 const { parseConfig } = require('../../server/config')
-const { findChrome, INSTALL_HINT } = require('../../server/chrome')
+const { findChrome, INSTALL_HINT } = require('../../harness/chrome-command')
 const { useServers } = require('../support/servers')
 const { LANES } = require('../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.

@@ -96,7 +96,7 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
   })
 
   it('npm start without Caddy prints one line per edge lane and serves the rest', async () => {
-    const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'server', 'index.js'),
+    const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'h2bench.js'),
       '--port', '0', '--h1-port', '0', '--h2-port', '0', '--h2n-port', '0', '--h3-port', '0', '--h2e-port', '0'],
     { env: { ...process.env, CADDY_PATH: '/nonexistent/caddy' }, stdio: ['ignore', 'pipe', 'pipe'] })
     const out = { stdout: '' }

@@ -4,13 +4,13 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/results-schema')
+const { validateResults } = require('../../bench/runner/results-schema')
 const { unavailableReason } = require('../../link/namespace')
 const { edgeUnavailableReason } = require('../../server/edge/caddy')
 const { composition } = require('../../server/routes/site')
 const { runNode } = require('../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
 const CC = '/proc/sys/net/ipv4/tcp_congestion_control'
 const readCc = () => fs.readFileSync(CC, 'utf8').trim()
 

@@ -8,7 +8,7 @@ const { LANES } = require('../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../support/browser')
-const { runPageCell } = require('../../bench/cells')
+const { runPageCell } = require('../../bench/cells/page')
 
 describe('runner: failed requests reach the report by lane and net::ERR name', function () {
   this.timeout(60000)

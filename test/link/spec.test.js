@@ -5,9 +5,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { parseLinkSpec, describeLink, forwarderCommands, isUnimpaired, LinkSpecError } = require('../../link/spec')
-const { LINK_PRESETS, presetByName, listPresets } = require('../../link/presets')
-const { InputError } = require('../../server/errors')
-const bench = require('../../bench/presets')
+const { LINK_PRESETS, presetByName } = require('../../link/presets')
+const { listPresets } = require('../../link/preset-list')
+const { InputError } = require('../../common/errors')
+const bench = require('../../link/devtools-presets')
 
 // A direction with nothing set, to compare whole objects against.
 const CLEAN = { delayUs: 0, jitterUs: 0, rateBps: null, trace: null, queue: { packets: 1000 }, loss: 0, dup: 0, corrupt: 0, reorder: 0 }

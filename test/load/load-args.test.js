@@ -6,12 +6,12 @@ const { parseLoadArgs, DEFAULTS } = require('../../load/cli')
 const { planTools, LoadError } = require('../../load/load')
 const { loadPreset } = require('../../load/presets')
 const { laneByName } = require('../../server/lanes')
-const { InputError } = require('../../server/errors')
+const { InputError } = require('../../common/errors')
 const { runNode } = require('../support/run-node')
 
 const ROOT = path.join(__dirname, '..', '..')
 const CLI = path.join(ROOT, 'load', 'cli.js')
-const SERVER = path.join(ROOT, 'server', 'index.js')
+const SERVER = path.join(ROOT, 'bin', 'h2bench.js')
 
 // parseLoadArgs(argv) throws one InputError whose message is one line
 // matching every pattern in `res` (the flag at fault, and what is allowed).

@@ -8,7 +8,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { h1Get } = require('../support/clients')
 
-const ENTRY = path.join(__dirname, '..', '..', 'server', 'index.js')
+const ENTRY = path.join(__dirname, '..', '..', 'bin', 'h2bench.js')
 
 // Runs the CLI; resolves once `until` matches stdout (then the caller
 // stops it) or when it exits.

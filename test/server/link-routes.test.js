@@ -228,7 +228,7 @@ describe('page server /link routes', () => {
 // The control the real page server uses (link/session.js): what the page may
 // not do, it refuses before the forwarder hears of it.
 describe('link control of a running link', () => {
-  const { linkControl } = require('../../link/session')
+  const { linkControl } = require('../../harness/link-session')
   it('never reads a file for the page: a trace spec is refused, the file untouched', async () => {
     const sent = []
     const control = linkControl({ configure: async lines => { sent.push(...lines) } }, parseLinkSpec('none'))

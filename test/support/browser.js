@@ -2,6 +2,6 @@
 
 // Tests use the runner's own launcher: the system Chromium, trusting the
 // test certificate by SPKI.
-const { launchBrowser } = require('../../bench/browser')
+const { launchBrowser } = require('../../harness/chromium')
 
 module.exports = { launchBrowser }

@@ -3,9 +3,9 @@
 // Fabricated result rows for unit tests of the runner's verdicts and
 // reports: the shape bench/cells.js produces, with samples chosen by the test.
 const stats = require('../../client/js/stats')
-const { row } = require('../../bench/cells')
+const { row } = require('../../bench/cells/page')
 const { experimentById } = require('../../bench/experiments')
-const { withRatios } = require('../../bench/conclusions')
+const { withRatios } = require('../../bench/runner/conclusions')
 
 // rows(id, { lane (or 'lane mode'): [samples per cell …] }, { asked, notes })
 // → rows of experiment `id` with those samples (ms), ratios filled in.

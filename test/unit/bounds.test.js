@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { boundOf, closeness, WIRE } = require('../../bench/bounds')
+const { boundOf, closeness, WIRE } = require('../../bench/runner/bounds')
 
 const page = (lane, extra = {}) => ({
   experiment: 'network', network: 'link', preset: 'Regular 3G', lane, mode: null, protocol: lane === 'h1' ? 'http/1.1' : 'h2',

@@ -3,7 +3,7 @@
 const assert = require('node:assert/strict')
 const zlib = require('node:zlib')
 const { parseSize, parseDelay, parseOptionQuery, payload, payloadBlock, LIMITS, MIB } = require('../../server/payload')
-const { InputError } = require('../../server/errors')
+const { InputError } = require('../../common/errors')
 
 function rejects (fn, param, pattern) {
   assert.throws(fn, err => {

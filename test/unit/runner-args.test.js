@@ -3,9 +3,9 @@
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseRunArgs, UsageError, HELP } = require('../../bench/run-args')
+const { parseRunArgs, UsageError, HELP } = require('../../bench/runner/run-args')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
 
 describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {

@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs } = require('../../bench/budget')
+const { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs } = require('../../bench/runner/budget')
 const { expand } = require('../../bench/experiments')
 
 describe('runner: time budget', () => {

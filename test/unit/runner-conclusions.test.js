@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
-const { ratioRange, growth } = require('../../bench/conclusions')
+const { ratioRange, growth } = require('../../bench/runner/conclusions')
 const { fabricate, around } = require('../support/result-rows')
 
 const s = x => around(x * 1000) // seconds → samples in ms

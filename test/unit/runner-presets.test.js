@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { PRESETS, presetByName, toCdp, bytesPerSecond, describePreset, throttled } = require('../../bench/presets')
+const { PRESETS, presetByName, toCdp, bytesPerSecond, describePreset, throttled } = require('../../link/devtools-presets')
 
 // Bytes/s DevTools sends to CDP for each preset, read off its sources
 // (../shared/FACTS.md): down, up, latency.

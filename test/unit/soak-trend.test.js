@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { analyze, verdict, linearFit, warmupSeconds, RSS_TOLERANCE, FD_RANGE } = require('../../bench/soak-trend')
+const { analyze, verdict, linearFit, warmupSeconds, RSS_TOLERANCE, FD_RANGE } = require('../../bench/soak/soak-trend')
 
 // A made-up soak: a sample every `every` s for `minutes`, RSS and fds from
 // functions of t (seconds); a fixed-seed noise source keeps runs identical.

@@ -1,0 +1,100 @@
+'use strict'
+
+// A load cell of the runner (experiments ab-vs-nghttp, h2load-netem): the
+// command-line tools of h2bench load (load/load.js, the same code path as
+// `h2bench load`) against lanes it starts behind the cell's link, repeated
+// within the budget, lanes in alternating order. A sample is one tool run's
+// total time; the row keeps the median run's other figures.
+const stats = require('../../client/js/stats')
+const { openLoad } = require('../../load/load')
+const { repeatWithinBudget, row } = require('./page')
+const { budgetNote } = require('../runner/budget')
+
+const median = list => list.length ? +stats.median(list).toFixed(3) : null
+
+// The row's load fields: medians over the runs that succeeded in full.
+function loadFields (runs, { tool, toolVersion, command }) {
+  const ok = runs.filter(r => !r.error && r.failed === 0)
+  const pick = f => median(ok.map(f).filter(v => v !== null && v !== undefined))
+  return {
+    tool,
+    toolVersion,
+    command,
+    reqPerSec: pick(r => r.reqPerSec),
+    mbPerSec: pick(r => r.mbPerSec),
+    p50: pick(r => r.latencyMs && r.latencyMs.p50),
+    p90: pick(r => r.latencyMs && r.latencyMs.p90),
+    p99: pick(r => r.latencyMs && r.latencyMs.p99),
+    connections: pick(r => r.connections),
+    requestsPerConnection: pick(r => r.requestsPerConnection && r.requestsPerConnection.median),
+    failedRequests: runs.reduce((n, r) => n + r.failed, 0),
+    runs: runs.length,
+    lostDown: pick(r => r.wire && r.wire.down.lost),
+    duplicatedDown: pick(r => r.wire && r.wire.down.duplicated),
+    corruptedDown: pick(r => r.wire && r.wire.down.corrupted)
+  }
+}
+
+// A cell runs its variants one after the other (default: one, the
+// experiment's tools on every lane): { mode, tools, lanes } each; a
+// variant's rows carry its mode. onServers(running): told the lanes it
+// started (the runner records their Caddy).
+async function runLoadCell ({ entry, lanes, repeats, budgetMs, log = () => {}, onServers = () => {} }) {
+  const rows = []
+  for (const variant of entry.cell.variants || [{ mode: null }]) {
+    if (variant.mode) log(`  variant ${variant.mode}: ${Object.entries(variant.tools || {}).map(([p, t]) => `${t} for ${p}`).join(', ')}`)
+    rows.push(...await runVariant({ entry, variant, lanes, repeats, budgetMs, log, onServers }))
+  }
+  return rows
+}
+
+async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onServers }) {
+  const { cell, experiment } = entry
+  const opts = {
+    lanes: variant.lanes ? lanes.filter(l => variant.lanes.includes(l)) : lanes,
+    urls: [],
+    tools: variant.tools || {},
+    presetTools: experiment.tools,
+    workload: cell.workload,
+    links: [cell.link],
+    trace: false,
+    timeoutS: cell.timeoutS || 300
+  }
+  if (!opts.lanes.length) return []
+  const load = await openLoad(opts, { log: line => log(`  ${line}`) })
+  onServers(load.running)
+  const per = new Map() // lane → runs
+  let linkInfo = null
+  try {
+    const done = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
+      const { rows } = await load.measure(cell.link, { reverse: r % 2 === 1 })
+      for (const x of rows) {
+        if (!per.has(x.lane)) per.set(x.lane, [])
+        per.get(x.lane).push(x)
+        linkInfo = linkInfo || { link: x.link, linkSpec: x.linkSpec }
+      }
+    })
+    const note = budgetNote(repeats, done.planned, done.firstMs, budgetMs)
+    return [...per].map(([lane, runs]) => {
+      const good = runs.filter(x => !x.error && x.failed === 0)
+      const errors = [...new Set(runs.filter(x => x.error).map(x => x.error))]
+      const failedRuns = runs.length - good.length
+      return row({
+        entry,
+        lane,
+        mode: variant.mode || null,
+        samples: good.map(x => x.totalMs),
+        failures: failedRuns,
+        protocol: runs[0].protocol,
+        asked: repeats,
+        note: [note, failedRuns ? `${failedRuns} of ${runs.length} runs had failed requests (${runs.reduce((n, x) => n + x.failed, 0)} in all) and are not samples` : null,
+          ...errors].filter(Boolean).join('; ') || null,
+        extra: { network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]) }
+      })
+    })
+  } finally {
+    await load.close()
+  }
+}
+
+module.exports = { runLoadCell, loadFields }

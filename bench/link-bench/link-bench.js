@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run bench:link: how fast the packet-level link's forwarder
+// (link/forwarder/forwarder.c) moves 1500-byte packets and how much delay it
+// adds beyond the configured one, beside the kernel's own path (a veth pair,
+// no emulation: the ceiling) and a Python forwarder of the same design
+// (bench/link-bench/python-forwarder.py: the evidence for writing it in C).
+// It prints figures; it passes or fails nothing.
+const fs = require('node:fs')
+const os = require('node:os')
+const { execFileSync } = require('node:child_process')
+const { parseArgs } = require('node:util')
+const { unavailableReason } = require('../../link/namespace')
+const { gitCommit, quietly } = require('../../harness/provenance')
+const { PATHS, CONGESTION_CONTROL } = require('./paths')
+const { measure, Sink, PAYLOAD } = require('./measure')
+const { summarise, formatTables } = require('./report')
+
+const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
+const GOALS = { maxMbps: 200, addedP99Ms: 1 }
+const HELP = `Usage: npm run bench:link -- [options]
+
+Measures three paths between a client network namespace (the load
+generator, bench/link-bench/sender.js) and this one (the sink):
+
+  kernel veth       a veth pair, nothing emulated: the kernel's own path, the ceiling
+  C forwarder       the packet-level link (link/forwarder/forwarder.c, via link/namespace.js)
+  Python forwarder  bench/link-bench/python-forwarder.py, the same design in Python
+
+and for each: the maximum rate at 1500-byte packets with nothing emulated
+(a TCP bulk transfer, and a UDP flood as fast as the sender can), with the
+forwarder's CPU; and the delay added beyond a configured one (--delay, each
+way) under paced UDP load of ${RATES.join(', ')} Mbit/s: an end-to-end probe
+(the sender's CLOCK_MONOTONIC stamp in each datagram, the sink's clock on
+arrival) and the forwarder's own late_ms. Each measurement is repeated
+(--repeats) with the paths taken in turn; the tables show medians.
+Needs root (or a user namespace where you are root), /dev/net/tun, ip,
+nsenter, unshare, a C compiler and python3. Takes about ${estimateMinutes(defaults())} minutes.
+
+Options:
+  --duration <s>   seconds measured per run, after --warmup (default 5)
+  --warmup <s>     seconds sent before each measured window (default 1)
+  --repeats <n>    runs of each measurement per path (default 3)
+  --delay <ms>     one-way delay configured on the forwarders for the delay runs (default 10)
+  --paths <list>   paths to measure, comma-separated: ${PATHS.map(p => p.key).join(',')} (default all)
+  --smoke          a quick run (~20 s): one short run of each, to check it works
+  --json           print one JSON object instead of tables
+  --save <file>    also write that JSON object to <file>
+  -h, --help       this help`
+
+function defaults () {
+  return { duration: 5, warmup: 1, repeats: 3, delay: 10, paths: PATHS.map(p => p.key) }
+}
+
+function estimateMinutes ({ duration, warmup, repeats, paths }) {
+  const runs = (2 + RATES.length) * repeats * paths.length
+  return Math.max(1, Math.round(runs * (duration + warmup + 0.8) / 60))
+}
+
+function parseOptions (argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      repeats: { type: 'string' },
+      delay: { type: 'string' },
+      paths: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      save: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false }
+    }
+  })
+  const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke }
+  if (values.smoke) Object.assign(opts, { duration: 0.6, warmup: 0.25, repeats: 1 })
+  const number = (name, min, max, integer = false) => {
+    if (values[name] === undefined) return
+    const x = Number(values[name])
+    if (!(x >= min && x <= max) || (integer && !Number.isInteger(x))) {
+      throw new Error(`--${name} must be ${integer ? 'an integer ' : ''}${min}…${max}; got "${values[name]}"`)
+    }
+    opts[name] = x
+  }
+  number('duration', 0.2, 600)
+  number('warmup', 0, 60)
+  number('repeats', 1, 20, true)
+  number('delay', 0, 1000)
+  if (values.paths !== undefined) {
+    opts.paths = values.paths.split(',').map(s => s.trim()).filter(Boolean)
+    for (const key of opts.paths) {
+      if (!PATHS.some(p => p.key === key)) throw new Error(`--paths: unknown path "${key}"; paths are ${PATHS.map(p => p.key).join(', ')}`)
+    }
+    if (!opts.paths.length) throw new Error('--paths: name at least one path')
+  }
+  return opts
+}
+
+function provenance () {
+  const cpuinfo = quietly(() => fs.readFileSync('/proc/cpuinfo', 'utf8'), '')
+  const model = (/^model name\s*:\s*(.*)$/m.exec(cpuinfo) || [])[1] || os.cpus()[0]?.model || 'unknown'
+  return {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    kernel: `${os.type()} ${os.release()}`,
+    cpu: model,
+    cpus: os.cpus().length,
+    node: process.version,
+    python: quietly(() => execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim(), null),
+    loadAverage: os.loadavg().map(x => Number(x.toFixed(2)))
+  }
+}
+
+// The measurements, in order: the maximum rate (nothing emulated), then the
+// delay runs.
+function plan (opts) {
+  return [
+    { id: 'tcp', what: 'TCP bulk', mode: 'tcp', delayMs: 0 },
+    { id: 'flood', what: 'UDP flood', mode: 'udp', rateBps: 0, delayMs: 0 },
+    ...RATES.map(r => ({ id: `udp${r}`, what: `UDP ${r} Mbit/s`, mode: 'udp', rateBps: r * 1e6, delayMs: opts.delay }))
+  ]
+}
+
+const log = msg => process.stderr.write(`${msg}\n`)
+
+async function main () {
+  const opts = parseOptions(process.argv.slice(2))
+  if (opts.help) {
+    console.log(HELP)
+    return
+  }
+  const why = unavailableReason()
+  if (why) throw new Error(why)
+  if (opts.paths.includes('python') && !quietly(() => execFileSync('python3', ['--version']), null)) {
+    throw new Error('the Python forwarder needs python3; or leave it out: --paths veth,c')
+  }
+  const record = { provenance: provenance(), options: { ...opts, help: undefined }, goals: GOALS }
+  log(`bench:link: ${opts.paths.length} paths × ${plan(opts).length} measurements × ${opts.repeats} (${opts.warmup} s + ${opts.duration} s each), about ${estimateMinutes(opts)} min`)
+
+  const open = []
+  let sink = null
+  let closing = null
+  const closeAll = () => {
+    closing = closing || Promise.all(open.map(p => p.close().catch(() => {}))).then(() => { if (sink) sink.close() })
+    return closing
+  }
+  const onSignal = signal => {
+    if (closing) process.exit(130)
+    log(`\nbench:link: ${signal}, cleaning up`)
+    closeAll().finally(() => process.exit(130))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  const runs = []
+  try {
+    for (const key of opts.paths) open.push(await PATHS.find(p => p.key === key).open())
+    sink = new Sink()
+    for (const step of plan(opts)) {
+      for (let r = 0; r < opts.repeats; r++) {
+        // The paths in turn, starting with another one each repeat, so that
+        // whatever else the machine does is spread over them.
+        for (let i = 0; i < open.length; i++) {
+          const p = open[(i + r) % open.length]
+          const configured = await p.setDelay(step.delayMs)
+          const result = await measure(p, sink, { ...step, delayMs: configured, warmupMs: opts.warmup * 1000, durationMs: opts.duration * 1000 })
+          runs.push({ path: p.key, load: step.id, repeat: r, configuredDelayMs: configured, ...result })
+          const added = step.rateBps && result.addedDelayMs ? `, added p50 ${result.addedDelayMs.p50.toFixed(3)} p99 ${result.addedDelayMs.p99.toFixed(3)} ms` : ''
+          log(`  ${step.what.padEnd(16)} ${p.name.padEnd(17)} ${result.deliveredMbps.toFixed(0).padStart(5)} Mbit/s` +
+            `${result.cpuPercent.forwarder === null ? '' : `, forwarder CPU ${result.cpuPercent.forwarder.toFixed(0)} %`}${added}`)
+        }
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await closeAll()
+  }
+
+  const paths = open.map(({ key, name, congestionControl }) => ({ key, name, senderCongestionControl: congestionControl }))
+  const summary = {}
+  for (const p of paths) {
+    summary[p.key] = {}
+    for (const step of plan(opts)) summary[p.key][step.id] = summarise(runs.filter(x => x.path === p.key && x.load === step.id))
+  }
+  Object.assign(record, {
+    setup: {
+      payloadBytes: PAYLOAD,
+      ipPacketBytes: PAYLOAD + 28,
+      senderCongestionControl: CONGESTION_CONTROL, // asked for; each path has the one in effect
+      configuredDelayMs: opts.delay,
+      offeredMbps: RATES
+    },
+    paths,
+    summary,
+    runs
+  })
+  if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
+  if (opts.json) {
+    console.log(JSON.stringify(record, null, 2))
+    return
+  }
+  const pv = record.provenance
+  console.log(`bench:link  ${pv.date}  commit ${pv.commit || '?'}  ${pv.kernel}  ${pv.cpu} × ${pv.cpus}  node ${pv.node}  ${pv.python || 'no python3'}  load ${pv.loadAverage.join(' ')}`)
+  console.log(`${opts.repeats} run(s) of ${opts.duration} s per cell (medians), after ${opts.warmup} s of warm-up; goals: ≥ ${GOALS.maxMbps} Mbit/s, < ${GOALS.addedP99Ms} ms p99 added`)
+  console.log('')
+  console.log(formatTables({ paths, summary, rates: RATES, delayMs: opts.delay }))
+}
+
+main().catch(err => {
+  console.error(`bench:link: ${err.message}`)
+  process.exit(1)
+})

@@ -1,0 +1,129 @@
+'use strict'
+
+// Command line of `npm run bench` (bench/run.js): parsed and checked here so
+// that a mistake gets one line naming the flag and what is allowed.
+const { parseArgs } = require('node:util')
+const { LANES } = require('../../server/lanes')
+const { EXPERIMENTS } = require('../experiments')
+const { parseDuration } = require('./budget')
+
+class UsageError extends Error {}
+
+const LANE_NAMES = LANES.map(l => l.name)
+const IDS = EXPERIMENTS.map(e => e.id)
+const DEFAULT_REPEATS = 10 // as the source: every cell 10 times
+const DEFAULT_BUDGET = '2m'
+const NETWORKS = { devtools: ['devtools'], link: ['link'], both: ['devtools', 'link'] }
+const BROWSERS = { chromium: ['chromium'], firefox: ['firefox'], both: ['chromium', 'firefox'] }
+
+const HELP = `Usage: npm run bench -- <experiment…|all> [options]
+       h2bench-run <experiment…|all> [options]
+
+Reruns the source study's experiments in the local Chrome/Chromium (headless,
+through playwright-core): starts the lanes on free ports with a throw-away
+certificate, opens the h2bench page, sets each cell's network conditions through
+CDP and calls window.h2bench.run(), the same code path as the page's Run button.
+Writes results.json, results.csv, report.md and report.html.
+
+Experiments (run in this order):
+${EXPERIMENTS.map(e => `  ${e.id.padEnd(16)} ${e.title}`).join('\n')}
+  all              every one of them
+
+Options:
+  --repeats <k>     batches per lane and cell, 1…100 (default ${DEFAULT_REPEATS}, as the source; 1 with --smoke)
+  --budget <time>   time a cell may take, e.g. 90s or 2m (default ${DEFAULT_BUDGET}): a cell whose
+                    first repeat shows that the rest will not fit gets fewer repeats,
+                    and the report says which and why
+  --lanes <list>    lanes, comma-separated (default ${LANE_NAMES.join(',')})
+  --network <kind>  devtools (default): each preset as DevTools throttling (CDP, per
+                    request: no handshakes, slow start, queues or loss); link: the same
+                    preset as a packet-level link (h2bench-link; Linux, root or user
+                    namespaces), the browser and clients behind it; both: each cell on
+                    both, side by side in the report
+  --browser <name>  chromium (default), firefox (Debian's firefox-esr over WebDriver BiDi,
+                    trusting the lanes' local CA in a throw-away profile) or both: each
+                    cell in each browser, side by side in the report. Firefox runs the
+                    experiments that need no Chromium-only tool (rest, and page
+                    experiments behind the link); the others run in Chromium only
+  --out <dir>       where to write the results (default results/<timestamp>/)
+  --json            also print results.json to stdout
+  --smoke           tiny workloads, fast presets only where the slow ones add nothing:
+                    checks that everything runs (well under a minute)
+  --from <file>     run nothing: rebuild results.csv, report.md and report.html from
+                    a results.json (into --out, default the file's directory)
+  -h, --help        show this help
+
+Progress goes to stderr. Needs Chrome or Chromium: CHROME_PATH, or the usual
+install paths (Debian/Ubuntu: sudo apt-get install -y chromium).`
+
+function intIn (name, raw, min, max) {
+  const n = Number(raw)
+  if (!/^\d+$/.test(String(raw).trim()) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer ${min}…${max}; got "${raw}"`)
+  }
+  return n
+}
+
+function parseRunArgs (argv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        repeats: { type: 'string' },
+        budget: { type: 'string', default: DEFAULT_BUDGET },
+        lanes: { type: 'string', default: LANE_NAMES.join(',') },
+        network: { type: 'string', default: 'devtools' },
+        browser: { type: 'string', default: 'chromium' },
+        out: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        smoke: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false }
+      }
+    })
+  } catch (err) {
+    // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --out, --json, --smoke, --from, --help`)
+  }
+  const { values, positionals } = parsed
+  if (values.help) return { help: true }
+  if (values.from !== undefined) {
+    if (positionals.length) throw new UsageError(`--from rebuilds the report of a finished run: name no experiments with it (got ${positionals.join(' ')})`)
+    return { help: false, from: values.from, out: values.out || null, json: values.json }
+  }
+  if (positionals.length === 0) throw new UsageError(`name one or more experiments (${IDS.join(', ')}) or all; see --help`)
+  for (const id of positionals) {
+    if (id !== 'all' && !IDS.includes(id)) throw new UsageError(`unknown experiment "${id}"; experiments are ${IDS.join(', ')}, or all`)
+  }
+  const lanes = values.lanes.split(',').map(s => s.trim()).filter(Boolean)
+  if (!lanes.length) throw new UsageError(`--lanes needs at least one of ${LANE_NAMES.join(', ')}`)
+  for (const name of lanes) {
+    if (!LANE_NAMES.includes(name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANE_NAMES.join(', ')}`)
+  }
+  if (!NETWORKS[values.network]) {
+    throw new UsageError(`--network must be devtools, link or both; got "${values.network}"`)
+  }
+  if (!BROWSERS[values.browser]) {
+    throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
+  }
+  const budgetMs = parseDuration(values.budget)
+  if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
+    throw new UsageError(`--budget must be a time up to 24 h, in seconds (90, 90s) or minutes (2m, 1.5min); got "${values.budget}"`)
+  }
+  return {
+    help: false,
+    experiments: [...new Set(positionals)],
+    repeats: values.repeats === undefined ? (values.smoke ? 1 : DEFAULT_REPEATS) : intIn('repeats', values.repeats, 1, 100),
+    budgetMs,
+    lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
+    networks: NETWORKS[values.network],
+    browsers: BROWSERS[values.browser],
+    out: values.out || null,
+    json: values.json,
+    smoke: values.smoke
+  }
+}
+
+module.exports = { parseRunArgs, UsageError, HELP, DEFAULT_REPEATS }

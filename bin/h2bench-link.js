@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+'use strict'
+
+// h2bench-link <spec|preset> [-- command …]: the lanes behind a packet-level
+// link, and a command (or a shell) on the client side of it.
+
+const { parseArgs } = require('node:util')
+const { startLinkSession } = require('../harness/link-session')
+const { listPresets } = require('../link/preset-list')
+const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
+const { parseConfig } = require('../server/config')
+const { loadOrCreateCertificate, CertError } = require('../server/certs')
+const { startAll, PortError } = require('../server/start')
+const { InputError } = require('../common/errors')
+const { BuildError } = require('../link/forwarder/build')
+const { formatStats } = require('../link/counters')
+const { needsUserNamespace, rerunInUserNamespace, prepareUserNamespace } = require('../harness/userns')
+
+function helpText () {
+  return `Usage: h2bench-link [options] <spec|preset> [-- command [args …]]
+       npm run link -- [options] <spec|preset> [-- command …]
+
+Starts the h2bench lanes on the far side of an emulated network link and runs
+the command on the near side (a network namespace of its own), where every IP
+packet to and from the lanes is delayed, rate limited, queued, dropped,
+duplicated, corrupted or reordered as the spec says. Without a command it
+opens a shell there. On exit it prints what the link did, per direction.
+
+The command finds the lanes in its environment:
+  H2BENCH_PAGE_URL, H2BENCH_H1_URL, H2BENCH_H2_URL, H2BENCH_H2N_URL (one per lane),
+  H2BENCH_SPKI (the certificate's SPKI hash), H2BENCH_LINK (the spec).
+
+Spec: a preset (see --list), key=value items, or a preset with overrides:
+  "Regular 3G"   "rtt=100ms,down=1.6mbit,up=750kbit,loss=1%"   "Regular 3G,loss.down=2%"
+  rtt | delay[.up|.down]   time: 40ms, 1.5s, 800us
+  jitter[.up|.down]        ± uniform, at most the delay; packets keep their order
+  down | up                rate: kbit, mbit, gbit (x1000), kibit, mibit (x1024), or unlimited
+  queue[.up|.down]         droptail queue of the bottleneck: 100 (packets), 64KB, unlimited; default 1000 packets
+  loss | dup | corrupt | reorder [.up|.down]   percent, 0…100 (reorder needs a delay)
+  trace[.up|.down]         a mahimahi packet-delivery trace file instead of a rate
+
+Options:
+  --list          the presets with their numbers
+  --json          print the counters as JSON (on stdout, after the command)
+  --seed <n>      seed of the link's random choices (loss, dup, …), for repeatable runs
+  -h, --help      this help
+
+Needs Linux with /dev/net/tun, and root or user namespaces (then it runs itself
+under \`unshare --user --map-root-user --net\`). Elsewhere the request-level
+DevTools throttling of the page and the runner still works.`
+}
+
+function parseCli (argv) {
+  const dash = argv.indexOf('--')
+  const own = dash === -1 ? argv : argv.slice(0, dash)
+  const command = dash === -1 ? [] : argv.slice(dash + 1)
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: { list: { type: 'boolean' }, json: { type: 'boolean' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
+    })
+  } catch (err) {
+    throw new InputError(`${err.message.split('\n')[0]} (see --help)`)
+  }
+  const { values, positionals } = parsed
+  if (values.help || values.list) return { help: values.help, list: values.list }
+  if (positionals.length === 0) throw new InputError('a link spec or preset is required, e.g. h2bench-link "Regular 3G" -- curl … (see --help, --list)')
+  if (positionals.length > 1) {
+    throw new InputError(`one spec only, got ${positionals.length} words (${positionals.map(p => JSON.stringify(p)).join(' ')}): ` +
+      'quote a preset with spaces ("Regular 3G") and put the command after --')
+  }
+  let seed
+  if (values.seed !== undefined) {
+    if (!/^\d{1,15}$/.test(values.seed)) throw new InputError(`--seed must be a whole number; got "${values.seed}"`)
+    seed = Number(values.seed)
+  }
+  return { spec: positionals[0], command, json: Boolean(values.json), seed }
+}
+
+function runCommand (session, command) {
+  const shell = process.env.SHELL || '/bin/sh'
+  const [cmd, ...args] = command.length ? command : [shell, '-i']
+  const env = { ...process.env, ...session.env() }
+  if (!command.length) env.PS1 = `[h2bench-link ${session.control.current().name || 'custom'}] \\w \\$ `
+  const child = session.opened.spawnInside(cmd, args, { stdio: 'inherit', env })
+  return new Promise(resolve => {
+    child.once('error', err => {
+      console.error(`h2bench-link: cannot run ${cmd}: ${err.message}`)
+      resolve(127)
+    })
+    child.once('exit', (code, signal) => resolve(signal ? 128 + ({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] || 1) : code))
+  })
+}
+
+async function main (argv) {
+  const options = parseCli(argv)
+  if (options.help) return console.log(helpText())
+  if (options.list) return console.log(listPresets())
+  const { parseLinkSpec } = require('../link/spec')
+  parseLinkSpec(options.spec) // a bad spec is reported before anything starts
+  if (needsUserNamespace()) return rerunInUserNamespace(__filename, argv)
+  await prepareUserNamespace()
+  const why = unavailableReason()
+  if (why) throw new LinkUnavailableError(why)
+  const config = parseConfig([], process.env)
+  const tls = await loadOrCreateCertificate({ dir: config.certsDir })
+  const session = await startLinkSession({ spec: options.spec, config, tls, startAll, seed: options.seed })
+  const log = options.json ? console.error : console.log
+  log(`h2bench-link: ${session.control.current().description}`)
+  for (const [k, v] of Object.entries(session.env())) if (k.endsWith('_URL')) log(`  ${k}=${v}`)
+  let stopping = false
+  const stop = async signal => {
+    if (stopping) return
+    stopping = true
+    await session.close()
+    process.exit(128 + (signal === 'SIGTERM' ? 15 : 1))
+  }
+  // Ctrl-C reaches the command too (same terminal): let it decide, then clean up.
+  process.on('SIGINT', () => {})
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGHUP', () => stop('SIGHUP'))
+  let code, stats
+  try {
+    code = await runCommand(session, options.command)
+    stats = await session.control.stats()
+  } finally {
+    await session.close()
+  }
+  if (options.json) console.log(JSON.stringify({ link: session.control.current(), exitCode: code, counters: stats }))
+  else console.log(formatStats(stats))
+  return code
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(code => {
+    process.exitCode = code || 0
+  }, err => {
+    const known = [InputError, CertError, PortError, LinkUnavailableError, BuildError].some(E => err instanceof E)
+    console.error(`h2bench-link: ${known ? err.message : err.stack || err}`)
+    process.exitCode = 2
+  })
+}
+
+module.exports = { main, parseCli, helpText }

@@ -1,0 +1,81 @@
+'use strict'
+
+const { parseLinkSpec, forwarderCommands } = require('../link/spec')
+const { openLink } = require('../link/namespace')
+const { LANES } = require('../server/lanes')
+
+// The lanes on the far side of a packet-level link: the link opened, every
+// lane and the page server listening on the link's server address (and only
+// there), and a control to change the link while it runs. One code path for
+// h2bench-link, `npm run chrome -- --link`, the runner and the load tools.
+
+// What the page and results record of a link: its spec and numbers.
+function linkRecord (link) {
+  return { mode: 'packet', name: link.name, text: link.text, description: link.description, up: link.up, down: link.down }
+}
+
+// The control the page server's /link routes use (server/routes/link.js).
+function linkControl (opened, first) {
+  let current = first
+  return {
+    current: () => linkRecord(current),
+    async change (text) {
+      const next = parseLinkSpec(text, { traces: false }) // LinkSpecError: a 400
+      await opened.configure(forwarderCommands(next))
+      current = next
+      return linkRecord(next)
+    },
+    stats: options => opened.stats(options)
+  }
+}
+
+// Lane URLs for a command's environment: H2BENCH_PAGE_URL, H2BENCH_<LANE>_URL …
+function laneEnv (running, control, spki) {
+  const env = {
+    H2BENCH_PAGE_URL: `${running.page.url}/`,
+    H2BENCH_LINK: control.current().text,
+    H2BENCH_LINK_DESCRIPTION: control.current().description,
+    H2BENCH_SPKI: spki
+  }
+  for (const lane of running.lanes) env[`H2BENCH_${lane.name.toUpperCase()}_URL`] = `${lane.url}/`
+  return env
+}
+
+// config: server/config.js's; its host and ports are replaced (the link's
+// address, any free port). startAll is passed in so the server's own start
+// code is the one used (server/start.js requires nothing of link/).
+// `tls` may be a function of the server address → the certificate (one valid for that address).
+async function startLinkSession ({ spec, config, tls: certs, startAll, seed, lanes = LANES }) {
+  const link = parseLinkSpec(spec)
+  const opened = await openLink(forwarderCommands(link), { seed })
+  let tls = certs
+  try {
+    if (typeof certs === 'function') tls = await certs(opened.serverAddress)
+  } catch (err) {
+    await opened.close()
+    throw err
+  }
+  const control = linkControl(opened, link)
+  const ports = Object.fromEntries(LANES.map(l => [`${l.name}Port`, 0]))
+  let running
+  try {
+    running = await startAll({ ...config, ...ports, port: 0, host: opened.serverAddress }, tls, { lanes, link: control })
+  } catch (err) {
+    await opened.close()
+    throw err
+  }
+  let closing = null
+  return {
+    opened,
+    running,
+    tls,
+    control,
+    env: () => laneEnv(running, control, tls.spki),
+    close: () => {
+      closing = closing || running.close().then(() => opened.close())
+      return closing
+    }
+  }
+}
+
+module.exports = { startLinkSession, linkRecord, linkControl }

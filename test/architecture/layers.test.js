@@ -1,0 +1,46 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { checkLayers, LAYERS } = require('../support/layers')
+
+const ROOT = path.join(__dirname, '..', '..')
+
+describe('the layers of the source', () => {
+  it('every require() goes to the importing room or a room below it, and no files import each other in a circle', () => {
+    const { problems, graph } = checkLayers(ROOT)
+    assert.ok(graph.size > 100, `read ${graph.size} files`)
+    assert.deepEqual(problems, [])
+  })
+
+  it('names the file, the line and the rule of an import against the layers, and every circle', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-layers-'))
+    try {
+      const write = (file, text) => {
+        fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true })
+        fs.writeFileSync(path.join(root, file), text)
+      }
+      write('link/spec.js', "'use strict'\nconst x = require('../server/lanes')\nrequire('./presets')\n")
+      write('link/presets.js', "'use strict'\nfunction f () { return require('./spec') }\n")
+      write('server/lanes/index.js', "'use strict'\n")
+      write('server/app.js', "'use strict'\nrequire('../bin/h2bench')\nrequire('../client/js/page')\nrequire('../client/js/stats')\n")
+      write('bin/h2bench.js', "'use strict'\nrequire('../server/app')\n")
+      write('client/js/page.js', '')
+      write('client/js/stats.js', '')
+      write('bench/run.js', "'use strict'\nrequire('./nowhere')\n")
+      const { problems } = checkLayers(root)
+      assert.deepEqual(problems, [
+        `bench/run.js:2: require('./nowhere') names no file`,
+        `link/spec.js:2: imports server/lanes/index.js: link/ (level ${LAYERS.link}) may import only rooms below it, and server/ is level ${LAYERS.server}`,
+        'server/app.js:2: imports bin/h2bench.js: nothing imports an entry point (bin/); move what both need into a room below',
+        'server/app.js:3: imports client/js/page.js: Node code may import only the shared client modules (client/js/stats.js, client/js/options.js)',
+        'circle: bin/h2bench.js → server/app.js → bin/h2bench.js: files must not import each other, even through others',
+        'circle: link/presets.js → link/spec.js → link/presets.js: files must not import each other, even through others'
+      ].sort((a, b) => a.startsWith('circle') - b.startsWith('circle') || a.localeCompare(b)))
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
