@@ -1,6 +1,7 @@
 'use strict'
 
-const { parseLinkSpec, forwarderCommands } = require('../link/spec')
+const { parseLinkSpec } = require('../link/spec')
+const { forwarderCommands } = require('../link/forwarder-commands')
 const { openLink } = require('../link/namespace')
 const { LANES } = require('../server/lanes')
 

@@ -5,7 +5,8 @@
 // Apart from link/presets.js, which link/spec.js reads to resolve a name.
 
 const { LINK_PRESETS } = require('./presets')
-const { parseLinkSpec, describeLink } = require('./spec')
+const { parseLinkSpec } = require('./spec')
+const { describeLink } = require('./describe')
 
 // The table printed by h2bench-link --list.
 function listPresets () {

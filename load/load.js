@@ -12,6 +12,9 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { toolFor, ToolMissingError } = require('./tools')
 const { runTool, getJson } = require('./run-tool')
+const { summariseAb } = require('./tools/ab-trace')
+const { summariseNghttp } = require('./tools/nghttp-trace')
+const { summariseQlogDir } = require('./qlog')
 const { LANES, laneByName } = require('../server/lanes')
 
 class LoadError extends Error {}
@@ -251,15 +254,14 @@ async function runLoad (opts, { log = () => {} } = {}) {
 // one (ab -v 2: a TLS session per connection; nghttp -v: every frame), the
 // edge's qlog for HTTP/3, the server's ledger and the link's counters.
 async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, timeoutS, qlogDir, row }) {
-  const trace = require('./trace')
   const out = { lane: lane.name, link: linkRecord ? linkRecord.description : null, linkSpec: linkRecord ? linkRecord.text : null, tool: tool.name, ledger: { requests: row.serverRequests, connections: row.connections, perConnection: row.requestsPerConnection }, wire: row.wire, summary: null, note: null }
   try {
     if (tool.name === 'ab' || tool.name === 'nghttp') {
       const run = await runTool({ tool, lane, workload, spawnWith, link, trace: true, timeoutS })
       if (run.error && !run.raw) throw new Error(run.error)
       out.summary = tool.name === 'ab'
-        ? trace.summariseAb(`${run.raw.stdout}\n${run.raw.stderr}`, {})
-        : trace.summariseNghttp(`${run.raw.stdout}\n${run.raw.stderr}`)
+        ? summariseAb(`${run.raw.stdout}\n${run.raw.stderr}`, {})
+        : summariseNghttp(`${run.raw.stdout}\n${run.raw.stderr}`)
       out.command = run.command
       out.ledger = run.ledger
       out.wire = run.wire
@@ -267,7 +269,7 @@ async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, t
       const before = new Set(fs.existsSync(qlogDir) ? fs.readdirSync(qlogDir) : [])
       const run = await runTool({ tool, lane, workload, spawnWith, link, timeoutS })
       await new Promise(resolve => setTimeout(resolve, 500)) // quic-go writes a connection's qlog as it ends
-      out.summary = trace.summariseQlogDir(takeNewQlogs(qlogDir, before))
+      out.summary = summariseQlogDir(takeNewQlogs(qlogDir, before))
       out.command = run.command
       out.ledger = run.ledger
       out.wire = run.wire

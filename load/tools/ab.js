@@ -12,7 +12,8 @@ module.exports = {
   protocols: ['http/1.1'],
   hint: HINT,
   version: () => toolVersion('ab', 'ab', ['-V'], HINT, out => (/Version ([\d.]+)/.exec(out) || [null, 'unknown'])[1]),
-  // -v 2 prints each TLS session: the trace counts handshakes from it.
+  // -v 2 prints each TLS session: the trace counts handshakes from it
+  // (summariseAb, load/tools/ab-trace.js).
   command ({ url, requests, connections, timeoutS, trace }) {
     return { executable: 'ab', args: [...(trace ? ['-v', '2'] : []), '-s', String(timeoutS), '-n', String(requests), '-c', String(connections), url] }
   },

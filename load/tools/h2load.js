@@ -4,10 +4,18 @@
 // m concurrent streams each over t threads: the source's idiom in seed 004
 // (`h2load -t 10 -c 100 -n 1000 -m 100`). Debian's build has no HTTP/3.
 // Per-request latencies come from its --log-file (a temp file per run).
+// Also npm run bench:server's own runs of it (h2load(), checkH2load(), for
+// bench/server-bench/server-bench.js): its command line and figures, not
+// h2bench load's (see h2load()).
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFile, execFileSync } = require('node:child_process')
 const { toolVersion, unreadable, percentiles, result } = require('./common')
 
 const HINT = 'on Debian/Ubuntu `sudo apt-get install -y nghttp2-client`, on macOS `brew install nghttp2`'
 const UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }
+const INSTALL_HINT = `h2load is not installed: ${HINT}`
 
 // Its summary lines → figures (also used by npm run bench:server).
 function parseSummary (text) {
@@ -32,12 +40,62 @@ function parseLog (text) {
   return String(text).trim().split('\n').filter(Boolean).map(line => Number(line.split('\t')[2]) / 1000).filter(Number.isFinite)
 }
 
+// npm run bench:server's version line: the first line h2load --version
+// prints ("h2load nghttp2/1.64.0"), or an Error with INSTALL_HINT.
+function checkH2load () {
+  try {
+    return execFileSync('h2load', ['--version']).toString().trim().split('\n')[0]
+  } catch {
+    throw new Error(INSTALL_HINT)
+  }
+}
+
+// Runs h2load against `url`. `protocol` 'http/1.1' adds --h1. Returns the
+// figures h2load prints plus latency percentiles from its per-request log.
+// npm run bench:server's run, apart from h2bench load's (command() and
+// parse(), run by load/run-tool.js) and kept as it was: -t 1, -m as given,
+// a timed run (-D, --warm-up-time) when `duration`, its own argument order
+// (its `command` is in bench:server's JSON), h2load's own succeeded and
+// failed counts, and the latencies themselves, sorted.
+function h2load ({ url, protocol, clients, streams, requests, duration, warmup }) {
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-h2load-')), 'requests.tsv')
+  const args = ['-t', '1', '-c', String(clients), '-m', String(streams), '--log-file', log]
+  if (protocol === 'http/1.1') args.push('--h1')
+  if (duration) args.push('-D', String(duration), '--warm-up-time', String(warmup || 1))
+  else args.push('-n', String(requests))
+  args.push(url)
+  return new Promise((resolve, reject) => {
+    execFile('h2load', args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      let summary
+      try {
+        summary = parseSummary(`${stdout}\n${stderr}`)
+      } catch (parseErr) {
+        return reject(new Error(`h2load ${args.join(' ')} gave no result: ${err ? err.message : ''}\n${parseErr.message}`))
+      }
+      const latenciesMs = parseLog(fs.readFileSync(log, 'utf8')).sort((a, b) => a - b)
+      fs.rmSync(path.dirname(log), { recursive: true, force: true })
+      resolve({
+        reqPerSec: summary.reqPerSec,
+        bytesPerSec: summary.bytesPerSec,
+        done: summary.done,
+        succeeded: summary.succeeded,
+        failed: summary.failed,
+        latenciesMs,
+        command: `h2load ${args.filter(a => a !== log && a !== '--log-file').join(' ')}`
+      })
+    })
+  })
+}
+
 module.exports = {
   name: 'h2load',
   protocols: ['http/1.1', 'h2'],
   hint: HINT,
   parseSummary,
   parseLog,
+  h2load,
+  checkH2load,
+  INSTALL_HINT,
   version: () => toolVersion('h2load', 'h2load', ['--version'], HINT, out => (/nghttp2\/([\d.]+)/.exec(out) || [null, 'unknown'])[1]),
   command ({ url, protocol, requests, connections, streams, threads, logFile }) {
     const args = ['-t', String(Math.min(threads, connections)), '-c', String(connections), '-n', String(requests)]

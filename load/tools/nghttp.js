@@ -22,7 +22,8 @@ module.exports = {
   hint: HINT,
   oneConnection: true,
   version: () => toolVersion('nghttp', 'nghttp', ['--version'], HINT, out => (/nghttp2\/([\d.]+)/.exec(out) || [null, 'unknown'])[1]),
-  // -v (trace) prints every frame; -s the per-request statistics.
+  // -v (trace) prints every frame (summariseNghttp, load/tools/nghttp-trace.js
+  // reads them); -s the per-request statistics.
   command ({ url, requests, trace }) {
     return { executable: 'nghttp', args: ['-n', trace ? '-v' : '-s', '-m', String(requests), url] }
   },

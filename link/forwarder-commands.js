@@ -1,0 +1,36 @@
+'use strict'
+
+// A link (link/spec.js's link objects) as the forwarder's control lines:
+// what openLink (link/namespace.js) and configure() (link/forwarder/)
+// write to the forwarder's stdin.
+
+const { LinkSpecError } = require('./spec-error')
+const { num, DIRECTIONS } = require('./spec-values')
+
+// One `set` line per direction for the forwarder's stdin (see the header of
+// link/forwarder/forwarder.c): rate_bps=0 is no limit, queue_packets and
+// queue_bytes both 0 an unlimited queue, fractions 0…1, trace=- none.
+function forwarderCommands (link) {
+  return DIRECTIONS.map(dir => {
+    const d = link[dir]
+    if (d.trace && /[\s=]/.test(d.trace.path)) {
+      throw new LinkSpecError(`trace.${dir}: trace path must not contain spaces or "=": ${JSON.stringify(d.trace.path)}`, { param: `trace.${dir}` })
+    }
+    const q = d.queue || {}
+    const fields = {
+      delay_us: d.delayUs,
+      jitter_us: d.jitterUs,
+      rate_bps: d.rateBps || 0,
+      queue_packets: q.packets || 0,
+      queue_bytes: q.bytes || 0,
+      loss: num(d.loss),
+      dup: num(d.dup),
+      corrupt: num(d.corrupt),
+      reorder: num(d.reorder),
+      trace: d.trace ? d.trace.path : '-'
+    }
+    return `set ${dir} ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}`
+  })
+}
+
+module.exports = { forwarderCommands }

@@ -1,0 +1,95 @@
+'use strict'
+
+// The value grammar of link specs (link/spec.js): times, rates, queue
+// limits and percentages, each read and checked against its limits into
+// the unit a link holds (µs, bits per second, packets or bytes, a
+// fraction 0…1). Also a link's two directions and the numbers' short text.
+
+const { fail } = require('./spec-error')
+
+// "up" is client → server, "down" is server → client.
+const DIRECTIONS = ['up', 'down']
+const MAX_DELAY_US = 60e6 // one way; an RTT may be twice that
+const MAX_RATE_BPS = 100e9
+const MTU_BYTES = 1500
+
+// Units. Rates are bits per second with SI (×1000) or binary (×1024)
+// prefixes; a "b" alone (kbps, MB/s) could be bits or bytes, so it is refused.
+const TIME_UNITS = { us: 1, µs: 1, ms: 1e3, s: 1e6 }
+const RATE_UNITS = { bit: 1, kbit: 1e3, mbit: 1e6, gbit: 1e9, kibit: 1024, mibit: 1024 ** 2, gibit: 1024 ** 3 }
+const QUEUE_BYTE_UNITS = { b: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2 }
+const RATE_HELP = 'units: bit, kbit, mbit, gbit (×1000), kibit, mibit, gibit (×1024), "/s" optional; or unlimited'
+const QUEUE_HELP = 'allowed: a packet count (100, 100p, 100packets), bytes ≥ 1500 (B, KB = 1000 B, KiB, MB, MiB), or unlimited'
+const PERCENT_HELP = 'allowed: 0…100 %'
+
+const num = x => String(Number(x.toPrecision(6)))
+
+// "12.5ms" → { n: 12.5, unit: 'ms' }; null when it does not start with a number.
+function splitNumber (key, raw, allowed) {
+  const m = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)\s*(.*)$/.exec(raw)
+  if (!m) return null
+  if (m[1] === '-') fail(key, `"${raw}" is negative; ${allowed}`)
+  return { n: Number(m[2]), unit: m[3] }
+}
+
+function parseTime (key, raw, maxUs) {
+  const allowed = `allowed: 0…${num(maxUs / 1e6)} s, with a unit: us, ms or s`
+  const v = splitNumber(key, raw, allowed)
+  if (!v) fail(key, `"${raw}" is not a time; ${allowed}`)
+  if (v.unit === '') fail(key, `"${raw}" has no unit; write ${raw}ms (units: us, ms, s)`)
+  const mult = TIME_UNITS[v.unit.toLowerCase()]
+  if (!mult) fail(key, `unknown time unit "${v.unit}" in "${raw}"; ${allowed}`)
+  const us = Math.round(v.n * mult)
+  if (us > maxUs) fail(key, `${raw} is above ${num(maxUs / 1e6)} s; ${allowed}`)
+  return us
+}
+
+function parseRate (key, raw) {
+  if (raw.toLowerCase() === 'unlimited') return null
+  const v = splitNumber(key, raw, `allowed: more than 0 up to 100 gbit/s; ${RATE_HELP}`)
+  if (!v) fail(key, `"${raw}" is not a rate; ${RATE_HELP}`)
+  if (v.unit === '') fail(key, `"${raw}" has no unit; write e.g. ${raw}kbit (${RATE_HELP})`)
+  const unit = v.unit.toLowerCase().replace(/\/s$/, '')
+  const ambiguous = /^(k|m|g|ki|mi|gi)?(b|bps|bytes?)$/.exec(unit)
+  if (ambiguous) {
+    const prefix = ambiguous[1] || ''
+    fail(key, `"${raw}" is ambiguous (bits or bytes per second?); write ${prefix}bit: ${v.n}${prefix}bit for ${v.n} ${prefix}bit/s, or ${num(v.n * 8)}${prefix}bit if you meant ${v.n} ${prefix}bytes/s`)
+  }
+  const mult = RATE_UNITS[unit]
+  if (!mult) fail(key, `unknown rate unit "${v.unit}" in "${raw}"; ${RATE_HELP}`)
+  const bps = Math.round(v.n * mult)
+  if (v.n === 0) fail(key, `a rate of 0 delivers nothing; allowed: more than 0 up to 100 gbit/s, or unlimited for no limit`)
+  if (bps < 1) fail(key, `${raw} is below 1 bit/s; allowed: 1 bit/s … 100 gbit/s, or unlimited`)
+  if (bps > MAX_RATE_BPS) fail(key, `${raw} is above 100 gbit/s; allowed: 1 bit/s … 100 gbit/s, or unlimited`)
+  return bps
+}
+
+function parseQueue (key, raw) {
+  if (raw.toLowerCase() === 'unlimited') return null
+  const v = splitNumber(key, raw, QUEUE_HELP)
+  if (!v) fail(key, `"${raw}" is not a queue limit; ${QUEUE_HELP}`)
+  const unit = v.unit.toLowerCase()
+  if (unit === '' || unit === 'p' || unit === 'packet' || unit === 'packets') {
+    if (!Number.isInteger(v.n) || v.n < 1) fail(key, `${raw} is not a whole number of packets ≥ 1; ${QUEUE_HELP}`)
+    if (!Number.isSafeInteger(v.n)) fail(key, `${raw} is too large; ${QUEUE_HELP}`)
+    return { packets: v.n }
+  }
+  const mult = QUEUE_BYTE_UNITS[unit]
+  if (!mult) fail(key, `unknown queue unit "${v.unit}" in "${raw}"; ${QUEUE_HELP}`)
+  const bytes = Math.round(v.n * mult)
+  if (Math.abs(bytes - v.n * mult) > 1e-6) fail(key, `${raw} is not a whole number of bytes; ${QUEUE_HELP}`)
+  // Fewer bytes than one full packet would drop every full-size packet.
+  if (bytes < MTU_BYTES) fail(key, `${raw} = ${bytes} bytes cannot hold one full packet (${MTU_BYTES} bytes); ${QUEUE_HELP}`)
+  if (!Number.isSafeInteger(bytes)) fail(key, `${raw} is too large; ${QUEUE_HELP}`)
+  return { bytes }
+}
+
+// "1%", "1" and "0.5 %" are percentages; stored as a fraction 0…1.
+function parsePercent (key, raw) {
+  const v = splitNumber(key, raw, PERCENT_HELP)
+  if (!v || (v.unit !== '' && v.unit !== '%')) fail(key, `"${raw}" is not a percentage; ${PERCENT_HELP} (e.g. 1% or 0.5%)`)
+  if (v.n > 100) fail(key, `${v.n}% is above 100%; ${PERCENT_HELP}`)
+  return Number((v.n / 100).toPrecision(15))
+}
+
+module.exports = { parseTime, parseRate, parseQueue, parsePercent, num, DIRECTIONS, MAX_DELAY_US }
