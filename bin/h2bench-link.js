@@ -8,13 +8,14 @@ const { parseArgs } = require('node:util')
 const { startLinkSession } = require('../harness/link-session')
 const { listPresets } = require('../link/preset-list')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
-const { parseConfig } = require('../server/config')
-const { loadOrCreateCertificate, CertError } = require('../server/certs')
-const { startAll, PortError } = require('../server/start')
-const { InputError } = require('../common/errors')
-const { BuildError } = require('../link/forwarder/build')
+const { parseLinkSpec } = require('../link/spec')
 const { formatStats } = require('../link/counters')
-const { needsUserNamespace, rerunInUserNamespace, prepareUserNamespace } = require('../harness/userns')
+const { parseConfig } = require('../server/config')
+const { loadOrCreateCertificate } = require('../server/certs')
+const { startAll } = require('../server/start')
+const { InputError } = require('../common/errors')
+const { runCli, signalExitCode } = require('../common/cli')
+const { needsUserNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
 
 function helpText () {
   return `Usage: h2bench-link [options] <spec|preset> [-- command [args …]]
@@ -90,7 +91,7 @@ function runCommand (session, command) {
       console.error(`h2bench-link: cannot run ${cmd}: ${err.message}`)
       resolve(127)
     })
-    child.once('exit', (code, signal) => resolve(signal ? 128 + ({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] || 1) : code))
+    child.once('exit', (code, signal) => resolve(signal ? signalExitCode(signal) : code))
   })
 }
 
@@ -98,10 +99,9 @@ async function main (argv) {
   const options = parseCli(argv)
   if (options.help) return console.log(helpText())
   if (options.list) return console.log(listPresets())
-  const { parseLinkSpec } = require('../link/spec')
   parseLinkSpec(options.spec) // a bad spec is reported before anything starts
-  if (needsUserNamespace()) return rerunInUserNamespace(__filename, argv)
-  await prepareUserNamespace()
+  if (needsUserNamespace()) return rerunInPrivateNamespace(__filename, argv)
+  await preparePrivateNamespace()
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
   const config = parseConfig([], process.env)
@@ -115,7 +115,7 @@ async function main (argv) {
     if (stopping) return
     stopping = true
     await session.close()
-    process.exit(128 + (signal === 'SIGTERM' ? 15 : 1))
+    process.exit(signalExitCode(signal))
   }
   // Ctrl-C reaches the command too (same terminal): let it decide, then clean up.
   process.on('SIGINT', () => {})
@@ -133,14 +133,4 @@ async function main (argv) {
   return code
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(code => {
-    process.exitCode = code || 0
-  }, err => {
-    const known = [InputError, CertError, PortError, LinkUnavailableError, BuildError].some(E => err instanceof E)
-    console.error(`h2bench-link: ${known ? err.message : err.stack || err}`)
-    process.exitCode = 2
-  })
-}
-
-module.exports = { main, parseCli, helpText }
+runCli('h2bench-link', main)

@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 'use strict'
 
+// npm start, h2bench: the page and the lanes (server/), optionally behind a
+// packet-level link and with the local Chrome opened on the page; and
+// `h2bench load …`, the command-line load tools (load/cli.js).
+const path = require('node:path')
 const { parseConfig, helpText, isLoopback } = require('../server/config')
-const { loadOrCreateCertificate, CertError } = require('../server/certs')
-const { startAll, PortError } = require('../server/start')
-const { chromeCommand, launchChrome, findChrome, isRoot, INSTALL_HINT } = require('../harness/chrome-command')
-const { InputError } = require('../common/errors')
+const { loadOrCreateCertificate } = require('../server/certs')
+const { startAll } = require('../server/start')
+const { chromeCommand, launchChrome, findChrome, isRoot, INSTALL_HINT } = require('../harness/chromium')
+const { UserError } = require('../common/errors')
+const { runCli } = require('../common/cli')
 const { parseLinkSpec } = require('../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { startLinkSession } = require('../harness/link-session')
-const { needsUserNamespace, rerunInUserNamespace, prepareUserNamespace } = require('../harness/userns')
-const { BuildError } = require('../link/forwarder/build')
+const { needsUserNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
+const load = require('../load/cli')
 
 async function main (argv) {
   const config = parseConfig(argv)
@@ -19,14 +24,11 @@ async function main (argv) {
     return
   }
   // Know before starting anything whether --chrome and --link can work.
-  if (config.chrome && !findChrome()) throw new InputError(`--chrome: no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (config.chrome && !findChrome()) throw new UserError(`--chrome: no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   if (config.link) {
     parseLinkSpec(config.link) // LinkSpecError names the key at fault
-    if (needsUserNamespace()) {
-      process.exitCode = await rerunInUserNamespace(__filename, argv)
-      return
-    }
-    await prepareUserNamespace()
+    if (needsUserNamespace()) return rerunInPrivateNamespace(__filename, argv)
+    await preparePrivateNamespace()
     const why = unavailableReason()
     if (why) throw new LinkUnavailableError(`--link: ${why}`)
   }
@@ -59,7 +61,7 @@ async function main (argv) {
       console.log(`Started ${executable}${isRoot() ? ' (as root: with --no-sandbox, which Chrome needs then)' : ''}; its log: ${log}`)
     } catch (err) {
       await (session || running).close()
-      throw new InputError(`--chrome: ${err.message}`)
+      throw new UserError(`--chrome: ${err.message}`, { status: 503, cause: err })
     }
   }
   let closing = false
@@ -75,19 +77,9 @@ async function main (argv) {
   process.on('SIGTERM', stop)
 }
 
-if (require.main === module && process.argv[2] === 'load') {
-  // h2bench load …: the command-line comparison with the standard load tools (load/cli.js).
-  const load = require('../load/cli')
-  load.main(process.argv.slice(3)).then(code => { process.exitCode = code }, err => { process.exitCode = load.reportError(err) })
-} else if (require.main === module) {
-  main(process.argv.slice(2)).catch(err => {
-    if ([InputError, CertError, PortError, LinkUnavailableError, BuildError].some(E => err instanceof E)) {
-      console.error(`h2bench: ${err.message}`)
-    } else {
-      console.error(err)
-    }
-    process.exitCode = 1
-  })
+// A server stopped by SIGINT or SIGTERM has closed its lanes and exits 0: that is how it ends.
+if (process.argv[2] === 'load') {
+  runCli('h2bench load', load.main, { argv: process.argv.slice(3), entry: path.join(__dirname, 'h2bench-load.js') })
+} else {
+  runCli('h2bench', main)
 }
-
-module.exports = { main }

@@ -24,7 +24,7 @@ async function ensureEdge (names, log = () => {}) {
     if (building) log(`caddy: built ${out} in ${Math.round((Date.now() - t0) / 1000)} s`)
     return null
   } catch (err) {
-    if (!err.goMissing) throw err
+    if (!err.missing) throw err
     const warning = `the pinned Caddy (tools/caddy) is not built: ${err.message}`
     log(`caddy: ${warning}; the edge lanes use whatever Caddy is found`)
     return warning

@@ -4,6 +4,7 @@ const { spawn, execFile } = require('node:child_process')
 const fs = require('node:fs')
 const { promisify } = require('node:util')
 const { startForwarder } = require('./forwarder')
+const { UserError } = require('../common/errors')
 
 const run = promisify(execFile)
 
@@ -20,7 +21,12 @@ const run = promisify(execFile)
 // EBUSY), so instances running at the same time never share one.
 const INDEXES = 32768
 
-class LinkUnavailableError extends Error {}
+// This machine cannot make a packet-level link (no /dev/net/tun, no namespaces, …): the message says why.
+class LinkUnavailableError extends UserError {
+  constructor (message, options = {}) {
+    super(message, { status: 503, code: 'H2B_LINK_UNAVAILABLE', ...options })
+  }
+}
 
 function addressOf (index, host) {
   const n = (198 << 24 | 18 << 16) + index * 4 + host

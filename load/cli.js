@@ -1,16 +1,23 @@
-#!/usr/bin/env node
 'use strict'
 
-// h2bench load [options]: the lanes under the standard load tools, side by
-// side (load/load.js does the work, load/table.js prints it).
+// h2bench load [options] (bin/h2bench-load.js, or `h2bench load`): the lanes
+// under the standard load tools, side by side (load/load.js does the work,
+// load/table.js prints it).
 const os = require('node:os')
 const { parseArgs } = require('node:util')
-const { LANES } = require('../server/lanes')
+const { version } = require('../package.json')
+const { LANES, laneByName } = require('../server/lanes')
 const { parseSize } = require('../server/payload')
 const { InputError } = require('../common/errors')
-const { TOOLS, DEFAULT_TOOL, ToolMissingError } = require('./tools')
+const { signalExitCode } = require('../common/cli')
+const { parseLinkSpec } = require('../link/spec')
+const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
+const { needsPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
+const { buildThenRerun } = require('../harness/build-then-rerun')
+const { TOOLS, DEFAULT_TOOL, toolFor } = require('./tools')
 const { LOAD_PRESETS, loadPreset } = require('./presets')
-const { runLoad, LoadError } = require('./load')
+const { runLoad } = require('./load')
+const { stopTools } = require('./run-tool')
 const { formatLoad, formatTraces } = require('./table')
 
 const DEFAULTS = { requests: 1000, connections: 10, streams: 100, threads: 1, size: 612, delay: 0 }
@@ -158,7 +165,6 @@ function parseLoadArgs (argv) {
   if (lanes && v.url) fail('--lanes and --url: give one of them (--url names running lanes)')
   let links = preset ? preset.links : [null]
   if (v.link !== undefined) {
-    const { parseLinkSpec } = require('../link/spec')
     try {
       parseLinkSpec(v.link) // LinkSpecError names the key at fault
     } catch (err) {
@@ -186,7 +192,22 @@ function parseLoadArgs (argv) {
   }
 }
 
-async function main (argv) {
+// The tools' names that the run will use, lane by lane, as load/load.js's planTools picks them
+// (null for a lane whose tool cannot load it: the run says so).
+function toolsToRun (opts) {
+  const lanes = opts.lanes ? opts.lanes.map(laneByName) : LANES
+  return lanes.map(lane => {
+    try {
+      return toolFor(lane, opts.tools[lane.name] || opts.tools[lane.protocol] || opts.presetTools[lane.protocol] || null).name
+    } catch {
+      return null
+    }
+  })
+}
+
+// → the exit code (common/cli.js); `entry`: the script that was started
+// (bin/h2bench-load.js), which starts itself again in its private namespace.
+async function main (argv, { entry } = {}) {
   const opts = parseLoadArgs(argv)
   if (opts.help) {
     console.log(helpText())
@@ -194,34 +215,27 @@ async function main (argv) {
   }
   const usesLink = opts.links.some(Boolean)
   if (usesLink) {
-    const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
-    const { unavailableReason } = require('../link/namespace')
     if (needsPrivateNamespace(['link'])) {
-      // Built out here: the namespace has no network for Go's or cargo's registries.
-      const { ensureEdge, BUILD_ENV } = require('../harness/start-lanes')
-      process.env[BUILD_ENV] = (await ensureEdge(opts.lanes || LANES.map(l => l.name), line => process.stderr.write(line + '\n'))) || 'ok'
-      if (Object.values({ ...opts.presetTools, ...opts.tools }).includes('oha') || !opts.lanes || opts.lanes.includes('h3')) {
-        await require('../tools/oha/build').ensureOha().catch(() => {}) // its error is told inside, with the lanes
-      }
-      return rerunInPrivateNamespace(__filename, argv)
+      // Built out here (only what the lanes asked for use): the namespace has no network for Go's or cargo's registries.
+      return buildThenRerun({ lanes: opts.lanes || LANES.map(l => l.name), oha: toolsToRun(opts).includes('oha'), entry, argv, log: line => process.stderr.write(line + '\n') })
     }
     await preparePrivateNamespace()
     const why = unavailableReason()
-    if (why) throw new LoadError(`--link: ${why}`)
+    if (why) throw new LinkUnavailableError(`--link: ${why}`)
   }
   const log = line => process.stderr.write(line + '\n')
   // Ctrl-C, SIGTERM, SIGHUP: the tools stop with us (servers, Caddy and the link end with this process).
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
-      require('./run-tool').stopTools()
+      stopTools()
       process.stderr.write(`h2bench load: ${sig}: stopped\n`)
-      process.exit(128 + os.constants.signals[sig])
+      process.exit(signalExitCode(sig))
     })
   }
   if (opts.preset) log(`preset ${opts.preset.name}: ${opts.preset.source}; ${opts.preset.linkWhy}`)
   const result = await runLoad(opts, { log })
   const report = {
-    h2bench: require('../package.json').version,
+    h2bench: version,
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
@@ -241,15 +255,4 @@ async function main (argv) {
   return result.rows.some(r => r.error) ? 1 : 0
 }
 
-function reportError (err) {
-  const known = [InputError, LoadError, ToolMissingError, require('../tools/go-build').BuildError, require('../server/start').PortError,
-    require('../link/namespace').LinkUnavailableError, require('../server/certs').CertError].some(E => err instanceof E)
-  process.stderr.write(`h2bench load: ${known ? err.message : err.stack || err}\n`)
-  return 2
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(code => { process.exitCode = code }, err => { process.exitCode = reportError(err) })
-}
-
-module.exports = { main, parseLoadArgs, helpText, reportError, DEFAULTS }
+module.exports = { main, parseLoadArgs, helpText, toolsToRun, DEFAULTS }

@@ -16,8 +16,15 @@ const { summariseAb } = require('./tools/ab-trace')
 const { summariseNghttp } = require('./tools/nghttp-trace')
 const { summariseQlogDir } = require('./qlog')
 const { LANES, laneByName } = require('../server/lanes')
+const { InputError } = require('../common/errors')
 
-class LoadError extends Error {}
+// What the load run cannot do as asked (a --url that is no lane, a tool that cannot load a lane,
+// a workload its connections cannot share): the user's to change, exit 2.
+class LoadError extends InputError {
+  constructor (message, options = {}) {
+    super(message, { code: 'H2B_LOAD', ...options })
+  }
+}
 
 // A running lane given by URL: what its /lane says (so a URL that is not an
 // h2bench lane is refused before any tool runs).

@@ -4,12 +4,18 @@ const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const selfsigned = require('selfsigned')
+const { UserError } = require('../common/errors')
 
 const DEFAULT_DIR = path.join(__dirname, '..', 'certs')
 const VALID_DAYS = 365
 const CA_NAME = 'h2bench local CA'
 
-class CertError extends Error {}
+// The certificate folder cannot be read, written or trusted: the message says which file and why.
+class CertError extends UserError {
+  constructor (message, options = {}) {
+    super(message, { status: 500, code: 'H2B_CERT', ...options })
+  }
+}
 
 const SAN = {
   name: 'subjectAltName',

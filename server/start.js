@@ -10,8 +10,14 @@ const { createPageApp } = require('./page')
 const { payloadBlock } = require('./payload')
 const { unavailableReason } = require('../link/namespace')
 const { startCaddy, edgeUnavailableReason } = require('./edge/caddy')
+const { UserError } = require('../common/errors')
 
-class PortError extends Error {}
+// A port in use or a host that is not this machine's: the flag to change is in the message.
+class PortError extends UserError {
+  constructor (message, options = {}) {
+    super(message, { status: 409, code: 'H2B_PORT_UNAVAILABLE', ...options })
+  }
+}
 
 function urlHost (host) {
   if (host === '0.0.0.0') return '127.0.0.1'

@@ -13,6 +13,8 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFile } = require('node:child_process')
 const { promisify } = require('node:util')
+const { BuildError } = require('../common/errors')
+const { withLock } = require('./build-lock')
 
 const run = promisify(execFile)
 const CACHE = path.join(__dirname, '..', '.cache')
@@ -22,14 +24,6 @@ const GO_SWITCHES = [1, 21]
 const BUILD_TIMEOUT_MS = 15 * 60 * 1000
 const LOCK_STALE_MS = BUILD_TIMEOUT_MS + 60 * 1000
 
-// goMissing: no go command, or one too old to build these (a failure of
-// the machine, not of the build: callers may go on without the program).
-class BuildError extends Error {
-  constructor (message, { goMissing = false, ...options } = {}) {
-    super(message, options)
-    this.goMissing = goMissing
-  }
-}
 
 function sources (dir) {
   return fs.readdirSync(dir).filter(f => f.endsWith('.go') || f === 'go.mod' || f === 'go.sum').sort()
@@ -54,40 +48,14 @@ async function findGo (env = process.env) {
   return null
 }
 
-const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
-
-// A lock folder beside the binary (mkdir is atomic): one build at a time
-// across processes; a lock older than any build is a dead builder's.
-async function withLock (out, fn) {
-  const lock = `${out}.lock`
-  for (;;) {
-    try {
-      fs.mkdirSync(lock)
-      break
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err
-      if (fs.existsSync(out)) return out // built by the holder meanwhile
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { recursive: true, force: true })
-      } catch { /* removed meanwhile */ }
-      await sleep(250)
-    }
-  }
-  try {
-    return await fn()
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true })
-  }
-}
-
 async function build (out, { name, dir, what, goNeeded }) {
   if (fs.existsSync(out)) return out
   const hint = `${name} (${what}) needs Go >= ${goNeeded}: install it from go.dev ` +
     '(Debian\'s golang-go is too old: 1.19 in Debian 12) or set GO to its go command'
   const found = await findGo()
-  if (!found) throw new BuildError(`${hint}; no go command found`, { goMissing: true })
+  if (!found) throw new BuildError(`${hint}; no go command found`, { missing: true })
   if (found.major < GO_SWITCHES[0] || (found.major === GO_SWITCHES[0] && found.minor < GO_SWITCHES[1])) {
-    throw new BuildError(`${hint}; found ${found.version} (${found.go})`, { goMissing: true })
+    throw new BuildError(`${hint}; found ${found.version} (${found.go})`, { missing: true })
   }
   const tmp = `${out}.${process.pid}.tmp`
   try {
@@ -118,7 +86,7 @@ function goBuilder (program) {
         const out = binaryPath(program.name, program.dir)
         if (fs.existsSync(out)) return out
         fs.mkdirSync(path.dirname(out), { recursive: true })
-        return withLock(out, () => build(out, program))
+        return withLock(out, () => build(out, program), { what: program.name, staleMs: LOCK_STALE_MS })
       })()
       pending.catch(() => { pending = null })
     }
@@ -146,4 +114,4 @@ function buildFromCommandLine (name, ensure, { without = '', argv = process.argv
   )
 }
 
-module.exports = { goBuilder, buildFromCommandLine, findGo, withLock, BuildError, CACHE }
+module.exports = { goBuilder, buildFromCommandLine, findGo, CACHE }

@@ -6,8 +6,8 @@ const { parseArgs } = require('node:util')
 const { LANES } = require('../../server/lanes')
 const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('./budget')
+const { UsageError } = require('../../common/errors')
 
-class UsageError extends Error {}
 
 const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
@@ -126,4 +126,4 @@ function parseRunArgs (argv) {
   }
 }
 
-module.exports = { parseRunArgs, UsageError, HELP, DEFAULT_REPEATS }
+module.exports = { parseRunArgs, HELP, DEFAULT_REPEATS }

@@ -1,13 +1,12 @@
-#!/usr/bin/env node
 'use strict'
 
-// npm run bench: the source study's experiments, unattended, in the local
+// npm run bench (bin/h2bench-run.js): the source study's experiments, unattended, in the local
 // Chrome/Chromium. Command line: bench/run-args.js; outputs: bench/report.js;
 // results.json schema: docs/runner.md.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { parseRunArgs, UsageError, HELP } = require('./run-args')
+const { parseRunArgs, HELP } = require('./run-args')
 const { select } = require('../experiments')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { launchFirefox, findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
@@ -16,10 +15,13 @@ const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
-const { startLanes, startLanesBehindLink, ensureEdge, edgeEnvironment, BUILD_ENV } = require('../../harness/start-lanes')
+const { startLanes, startLanesBehindLink, ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
 const { quietly, chromiumVersion, gitCommit } = require('../../harness/provenance')
-const { unavailableReason } = require('../../link/namespace')
-const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
+const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
+const { UserError } = require('../../common/errors')
+const { signalExitCode } = require('../../common/cli')
+const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
+const { buildThenRerun } = require('../../harness/build-then-rerun')
 
 const ROOT = path.join(__dirname, '..', '..')
 const { runTtfbCell, runHolCell } = require('../cells/h3-study')
@@ -155,7 +157,7 @@ function stopOnSignals () {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
       process.stderr.write(`h2bench-run: ${sig}: stopped; an interrupted run writes no report\n`)
-      process.exit(128 + os.constants.signals[sig])
+      process.exit(signalExitCode(sig))
     })
   }
 }
@@ -165,10 +167,10 @@ async function run (opts, log) {
   const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
   const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
   opts.browsers = opts.browsers || ['chromium']
-  if (needsBrowser && opts.browsers.includes('chromium') && !findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (needsBrowser && opts.browsers.includes('chromium') && !findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   if (opts.networks.includes('link')) {
     const why = unavailableReason()
-    if (why) throw new Error(`--network ${opts.networks.length > 1 ? 'both' : 'link'}: ${why}; --network devtools works without it`)
+    if (why) throw new LinkUnavailableError(`--network ${opts.networks.length > 1 ? 'both' : 'link'}: ${why}; --network devtools works without it`)
   }
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
@@ -177,10 +179,11 @@ async function run (opts, log) {
     .map(e => ({ ...e, network, browser }))))
   for (const e of entries) {
     for (const b of opts.browsers) {
-      if (e.index === 0 && needsBrowserKind(e.experiment.kind) && !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(e.experiment, b, n, opts.browsers))) log(`${e.experiment.id}: not in ${b} (it needs Chromium's DevTools protocol${e.experiment.kind === 'page' ? ', or --network link' : ''})`)
+      // An experiment on none of the asked networks is skipped with one line below, saying which to add.
+      if (e.index === 0 && needsBrowserKind(e.experiment.kind) && networksOf(e.experiment, opts).length && !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(e.experiment, b, n, opts.browsers))) log(`${e.experiment.id}: not in ${b} (it needs Chromium's DevTools protocol${e.experiment.kind === 'page' ? ', or --network link' : ''})`)
     }
   }
-  if (opts.browsers.includes('firefox') && planned.some(e => e.browser === 'firefox') && !findFirefox()) throw new Error(`--browser ${opts.browsers.length > 1 ? 'both' : 'firefox'}: no Firefox found: ${FIREFOX_INSTALL_HINT}`)
+  if (opts.browsers.includes('firefox') && planned.some(e => e.browser === 'firefox') && !findFirefox()) throw new UserError(`--browser ${opts.browsers.length > 1 ? 'both' : 'firefox'}: no Firefox found: ${FIREFOX_INSTALL_HINT}`, { status: 503 })
   for (const e of entries) {
     if (!networksOf(e.experiment, opts).length && e.index === 0) log(`${e.experiment.id}: skipped, it runs only with --network ${e.experiment.networks.join(' or ')}`)
   }
@@ -287,30 +290,21 @@ function rebuild (opts) {
   return 0
 }
 
-async function main (argv) {
-  let opts
-  try {
-    opts = parseRunArgs(argv)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    process.stderr.write(`h2bench-run: ${err.message}\n`)
-    return 2
-  }
+// → the exit code (common/cli.js); `entry`: the script that was started (bin/h2bench-run.js),
+// which starts itself again in its private namespace.
+async function main (argv, { entry } = {}) {
+  const opts = parseRunArgs(argv) // UsageError: one line, exit 2
   if (opts.help) {
     process.stdout.write(HELP + '\n')
     return 0
   }
   if (opts.from) return rebuild(opts)
   // Behind a link the runner runs in a network namespace of its own: the
-  // link and its TCP settings never touch the host's (bench/private-netns.js).
-  // Caddy is built out here: the namespace has no network for Go's modules.
+  // link and its TCP settings never touch the host's (harness/private-netns.js).
+  // Caddy and oha (the load experiments' HTTP/3 client) are built out here first.
   if (needsPrivateNamespace(opts.networks)) {
-    process.env[BUILD_ENV] = (await ensureEdge(opts.lanes, line => process.stderr.write(line + '\n'))) || 'ok'
-    // oha (the load experiments' HTTP/3 client) is built with cargo, which needs the registry too.
-    if (select(opts.experiments).some(e => e.kind === 'load') && opts.lanes.includes('h3')) {
-      await require('../../tools/oha/build').ensureOha().catch(err => process.stderr.write(`h2bench-run: ${err.message}\n`))
-    }
-    return rerunInPrivateNamespace(__filename, argv)
+    const oha = select(opts.experiments).some(e => e.kind === 'load') && opts.lanes.includes('h3')
+    return buildThenRerun({ lanes: opts.lanes, oha, entry, argv, log: line => process.stderr.write(line + '\n') })
   }
   await preparePrivateNamespace()
   stopOnSignals()
@@ -329,13 +323,6 @@ async function main (argv) {
     return 1
   }
   return 0
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(code => { process.exitCode = code }, err => {
-    process.stderr.write(`h2bench-run: ${err.message}\n`)
-    process.exitCode = 1
-  })
 }
 
 module.exports = { main, run }

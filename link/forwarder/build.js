@@ -12,11 +12,11 @@ const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
+const { BuildError } = require('../../common/errors')
 
 const SOURCE = path.join(__dirname, 'forwarder.c')
 const CACHE = path.join(__dirname, '..', '..', '.cache', 'forwarder')
 
-class BuildError extends Error {}
 
 function findCompiler (env = process.env) {
   for (const cc of [env.CC, 'cc', 'gcc', 'clang'].filter(Boolean)) {
@@ -40,7 +40,7 @@ function ensureForwarder () {
   const cc = findCompiler()
   if (!cc) {
     throw new BuildError('the packet-level link needs a C compiler to build its forwarder (link/forwarder/forwarder.c): ' +
-      'install one (Debian/Ubuntu: apt-get install gcc) or set CC')
+      'install one (Debian/Ubuntu: apt-get install gcc) or set CC', { missing: true })
   }
   fs.mkdirSync(path.dirname(out), { recursive: true })
   const tmp = `${out}.${process.pid}.tmp`
@@ -62,4 +62,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { ensureForwarder, findCompiler, BuildError }
+module.exports = { ensureForwarder, findCompiler }

@@ -5,11 +5,11 @@
 // the one result shape every adapter's parse() returns.
 const { spawnSync } = require('node:child_process')
 const { quantile } = require('../../client/js/stats')
+const { UserError } = require('../../common/errors')
 
-class ToolMissingError extends Error {
+class ToolMissingError extends UserError {
   constructor (tool, hint) {
-    super(`${tool} is not installed: ${hint}`)
-    this.name = 'ToolMissingError'
+    super(`${tool} is not installed: ${hint}`, { status: 503, code: 'H2B_TOOL_MISSING' })
     this.tool = tool
   }
 }

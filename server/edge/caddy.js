@@ -8,6 +8,7 @@ const dgram = require('node:dgram')
 const { spawn, spawnSync } = require('node:child_process')
 const debug = require('debug')('h2bench:caddy')
 const { ensureCaddy } = require('../../tools/caddy/build')
+const { UserError } = require('../../common/errors')
 
 // Caddy, a maintained HTTP/3 server (quic-go), as the edge in front of the
 // shared app: one process, one server per edge lane (server/lanes/h3-caddy.js,
@@ -33,7 +34,12 @@ const READY = 'serving initial configuration'
 const START_TIMEOUT_MS = 15000
 const UPSTREAM_IDLE_S = 60 // the lanes' apps keep idle connections 120 s (server/lanes/edge.js)
 
-class EdgeError extends Error {}
+// The edge lanes cannot start: no Caddy, no free port, Caddy refused its config.
+class EdgeError extends UserError {
+  constructor (message, options = {}) {
+    super(message, { status: 503, code: 'H2B_EDGE_UNAVAILABLE', ...options })
+  }
+}
 
 // The Caddy to use: CADDY_PATH, else the one tools/caddy builds (pinned,
 // current: Caddy 2.11 with quic-go 0.63), else `caddy` on the PATH; null

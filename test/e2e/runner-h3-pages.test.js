@@ -10,7 +10,7 @@ const { edgeUnavailableReason } = require('../../server/edge/caddy')
 const { composition } = require('../../server/routes/site')
 const { runNode } = require('../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 const CC = '/proc/sys/net/ipv4/tcp_congestion_control'
 const readCc = () => fs.readFileSync(CC, 'utf8').trim()
 

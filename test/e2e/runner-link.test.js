@@ -8,7 +8,7 @@ const { validateResults } = require('../../bench/runner/results-schema')
 const { unavailableReason } = require('../../link/namespace')
 const { runNode } = require('../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 
 // The runner on both networks: the source's network table under DevTools
 // throttling and through the packet-level link (Chromium inside it), and the

@@ -10,7 +10,7 @@ const { edgeUnavailableReason } = require('../../server/edge/caddy')
 const { ensureOha } = require('../../tools/oha/build')
 const { runNode } = require('../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 
 // The command-line studies of seeds 002 and 004 through the packet-level
 // link, in their smoke forms: ab vs nghttp (and oha on h3) at 50 ms RTT, and

@@ -10,7 +10,7 @@ const { edgeUnavailableReason } = require('../../server/edge/caddy')
 const { firefoxUnavailableReason } = require('../../harness/firefox')
 const { runNode } = require('../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 const RTT = 20 // the smoke cell's link: rtt=20ms
 const ITEMS = 10
 const CACHED = 9 // 90 % of 10 items, left in the cache by the unmeasured earlier visit

@@ -9,7 +9,7 @@ const { EXPERIMENTS } = require('../../bench/experiments')
 const { runNode } = require('../support/run-node')
 const { LANES } = require('../../server/lanes')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 
 // The real command, every experiment, tiny workloads: Chromium, CDP
 // throttling, window.h2bench.run, push refused by the browser, push

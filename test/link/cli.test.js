@@ -182,7 +182,7 @@ describe('h2bench-link (the command)', function () {
   it('npm start -- --link: the page server and lanes behind the link, reachable from its namespace only; a bad spec refused', async () => {
     const ENTRY = path.join(__dirname, '..', '..', 'bin', 'h2bench.js')
     const bad = spawnSync(process.execPath, [ENTRY, '--link', 'rtt=20ms,dup=-1%', '--certs-dir', certsDir], { encoding: 'utf8' })
-    assert.equal(bad.status, 1)
+    assert.equal(bad.status, 2)
     assert.match(bad.stderr, /^h2bench: dup: /m)
     const child = spawn(process.execPath, [ENTRY, '--link', 'rtt=30ms', '--certs-dir', certsDir], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''

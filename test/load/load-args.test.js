@@ -10,7 +10,7 @@ const { InputError } = require('../../common/errors')
 const { runNode } = require('../support/run-node')
 
 const ROOT = path.join(__dirname, '..', '..')
-const CLI = path.join(ROOT, 'load', 'cli.js')
+const CLI = path.join(ROOT, 'bin', 'h2bench-load.js')
 const SERVER = path.join(ROOT, 'bin', 'h2bench.js')
 
 // parseLoadArgs(argv) throws one InputError whose message is one line

@@ -12,7 +12,7 @@ const { ensureOha } = require('../../tools/oha/build')
 const { ensureCaddy } = require('../../tools/caddy/build')
 const { unavailableReason } = require('../../link/namespace')
 
-const CLI = path.join(__dirname, '..', '..', 'load', 'cli.js')
+const CLI = path.join(__dirname, '..', '..', 'bin', 'h2bench-load.js')
 
 // h2bench load as a command: → { code, stdout, stderr, json (with --json) }.
 function load (args, { env = process.env } = {}) {
@@ -192,16 +192,16 @@ describe('h2bench load end to end (real lanes, real tools)', function () {
     })
   })
 
-  it('a tool that is not installed: one line with its install command, exit code 2', async function () {
+  it('a tool that is not installed: one line with its install command, exit code 1', async function () {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-no-ab-'))
     try {
       // Node runs by its path; nothing else is on the PATH.
       const r = await load(['--lanes', 'h1', '--tool', 'h1=ab', '-n', '10', '-c', '2'], { env: { ...process.env, PATH: empty } })
-      assert.equal(r.code, 2)
+      assert.equal(r.code, 1)
       assert.equal(r.stdout, '')
       assert.equal(r.stderr, 'h2bench load: ab is not installed: on Debian/Ubuntu `sudo apt-get install -y apache2-utils`, on macOS it ships with the system (or `brew install httpd`)\n')
       const oha = await load(['--lanes', 'h3', '-n', '10', '-c', '2'], { env: { ...process.env, OHA_PATH: path.join(empty, 'oha') } })
-      assert.equal(oha.code, 2)
+      assert.equal(oha.code, 1)
       assert.match(oha.stderr, /^h2bench load: oha is not installed: build it with `npm run build:oha`.*\n$/)
       assert.equal(oha.stderr.split('\n').length, 2)
     } finally {

@@ -88,9 +88,9 @@ describe('npm start (server/index.js)', function () {
     }
   })
 
-  it('rejects a bad flag value with a clear message, exit 1', async () => {
+  it('rejects a bad flag value with a clear message, exit 2', async () => {
     const out = await runCli(['--port', 'abc']).exited
-    assert.equal(out.code, 1)
+    assert.equal(out.code, 2)
     assert.match(out.stderr, /h2bench: --port \(H2BENCH_PORT\) must be a port 0…65535/)
   })
 

@@ -1,11 +1,14 @@
 'use strict'
 
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseRunArgs, UsageError, HELP } = require('../../bench/runner/run-args')
+const { parseRunArgs, HELP } = require('../../bench/runner/run-args')
+const { UsageError } = require('../../common/errors')
 
-const RUN = path.join(__dirname, '..', '..', 'bench', 'runner', 'run.js')
+const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 
 describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
@@ -86,5 +89,17 @@ describe('runner: command line', () => {
     const help = spawnSync(process.execPath, [RUN, '--help'], { encoding: 'utf8' })
     assert.equal(help.status, 0)
     assert.match(help.stdout, /^Usage: npm run bench -- <experiment…\|all> \[options\]/)
+  })
+
+  it('an experiment that runs only behind a link, asked without --network link: one line saying what to add, nothing else about it', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-rest-skip-'))
+    try {
+      const r = spawnSync(process.execPath, [RUN, 'rest', '--smoke', '--out', out], { encoding: 'utf8' })
+      assert.equal(r.status, 0, r.stderr)
+      assert.deepEqual(r.stderr.split('\n').filter(l => /^rest/.test(l)), ['rest: skipped, it runs only with --network link'])
+      assert.doesNotMatch(r.stderr, /not in chromium/)
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true })
+    }
   })
 })

@@ -10,7 +10,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFile } = require('node:child_process')
 const { promisify } = require('node:util')
-const { withLock, BuildError, CACHE } = require('../go-build')
+const { CACHE } = require('../go-build')
+const { withLock } = require('../build-lock')
+const { BuildError } = require('../../common/errors')
 
 const run = promisify(execFile)
 const OHA_VERSION = '1.16.0'
@@ -45,7 +47,7 @@ function ensureOha () {
         if (fs.existsSync(BUILT)) return BUILT
         const found = await findCargo()
         if (!found) {
-          throw new BuildError(`oha (h2bench load's HTTP/3 client) needs Rust's cargo to build: install it from rustup.rs, or set OHA_PATH to an oha built with --features http3`, { goMissing: true })
+          throw new BuildError(`oha (h2bench load's HTTP/3 client) needs Rust's cargo to build: install it from rustup.rs, or set OHA_PATH to an oha built with --features http3`, { missing: true })
         }
         const tmp = `${ROOT}.${process.pid}.tmp`
         try {
@@ -58,7 +60,7 @@ function ensureOha () {
           fs.rmSync(tmp, { recursive: true, force: true })
         }
         return BUILT
-      })
+      }, { what: 'oha', staleMs: BUILD_TIMEOUT_MS + 60 * 1000 })
     })()
     pending.catch(() => { pending = null })
   }

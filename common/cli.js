@@ -1,0 +1,43 @@
+'use strict'
+
+// One exit-code convention for every command of h2bench (npm start, npm run
+// bench, h2bench load, h2bench-link, soak, limits, the benchmarks):
+//   0        done
+//   1        the run failed: a port in use, a tool or browser missing, a
+//            build or a measurement that failed, a bug
+//   2        usage: what was typed is wrong (an error with status 400)
+//   128 + n  stopped by signal n (SIGINT 130, SIGTERM 143, SIGHUP 129)
+// An error the user can act on (common/errors.js: expose) is one line,
+// `<command>: <message>`; any other error is a bug and prints its stack.
+
+const os = require('node:os')
+const { isUserError } = require('./errors')
+
+const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2 })
+
+const signalExitCode = signal => 128 + (os.constants.signals[signal] || 0)
+
+function exitCodeOf (err) {
+  return isUserError(err) && err.status === 400 ? EXIT.USAGE : EXIT.FAILED
+}
+
+function errorLine (command, err) {
+  return `${command}: ${isUserError(err) ? err.message : (err && err.stack) || err}`
+}
+
+// Runs `main(argv, { entry })` of a command started from bin/: its resolved
+// number is the exit code; a throw is reported by the convention above.
+// `entry` is the script that was started, for a command that starts itself
+// again (in a private network namespace).
+function runCli (command, main, { argv = process.argv.slice(2), entry = process.argv[1] } = {}) {
+  return Promise.resolve()
+    .then(() => main(argv, { entry }))
+    .then(code => {
+      process.exitCode = code || 0
+    }, err => {
+      process.stderr.write(errorLine(command, err) + '\n')
+      process.exitCode = exitCodeOf(err)
+    })
+}
+
+module.exports = { runCli, exitCodeOf, errorLine, signalExitCode, EXIT }
