@@ -11,6 +11,7 @@
 // HTTP/2 stream too), and one shared pipe limits bytes per second. TCP and TLS
 // setup, slow start and loss are not modelled, which is why N HTTP/1.1
 // requests cost about ceil(N/6) × latency and N HTTP/2 streams about one.
+const { byName } = require('../common/named')
 const SETS = {
   2016: { bitsPerKbit: 1024, what: 'DevTools presets of 2016, as used by the source study' },
   current: { bitsPerKbit: 1000, what: "today's DevTools presets" }
@@ -32,9 +33,7 @@ const PRESETS = [
 ]
 
 function presetByName (name) {
-  const preset = PRESETS.find(p => p.name.toLowerCase() === String(name).toLowerCase())
-  if (!preset) throw new Error(`unknown network preset "${name}"; presets are ${PRESETS.map(p => p.name).join(', ')}`)
-  return preset
+  return byName(PRESETS, name, { what: 'network preset', matches: (p, wanted) => p.name.toLowerCase() === String(wanted).toLowerCase() })
 }
 
 // kbit/s of a preset's set → bytes/s, the unit CDP takes. null: unlimited.

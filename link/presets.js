@@ -6,6 +6,7 @@
 // from one and override keys ("Regular 3G,loss=1%").
 
 const { PRESETS, SETS } = require('./devtools-presets')
+const { findNamed } = require('../common/named')
 
 // "Regular_3G" → "regular-3g": lower case, every run of other characters → "-".
 function slugify (text) {
@@ -59,10 +60,9 @@ const LINK_PRESETS = [
 // By name (any case) or by slug ("regular-3g", "Regular_3G"); null if none.
 function presetByName (name) {
   if (typeof name !== 'string') return null
-  const wanted = name.trim().toLowerCase()
   const slug = slugify(name)
-  return LINK_PRESETS.find(p => p.name.toLowerCase() === wanted) ||
-    (slug && LINK_PRESETS.find(p => p.slug === slug || slugify(p.name) === slug)) ||
+  return findNamed(LINK_PRESETS, name.trim()) ||
+    (slug && findNamed(LINK_PRESETS, slug, { matches: p => p.slug === slug || slugify(p.name) === slug })) ||
     null
 }
 

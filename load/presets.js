@@ -9,6 +9,7 @@
 // (request sent → response received on an open connection, one round trip
 // plus the server's time) was 488–614 ms, median 520, and "Connect" (TCP +
 // TLS 1.2: three round trips) 1,454–1,588 ms. The response was 160 bytes.
+const { byName } = require('../common/named')
 const AB_VS_NGHTTP = {
   name: 'ab-vs-nghttp',
   source: 'seed 002: `ab -n 100 -c 10` (HTTP/1.1) vs `nghttp -n -m 100` (HTTP/2) on one 160-byte URL',
@@ -61,9 +62,7 @@ const H2LOAD_NETEM_TABLE = {
 const LOAD_PRESETS = [AB_VS_NGHTTP, H2LOAD_NETEM, H2LOAD_NETEM_TABLE]
 
 function loadPreset (name) {
-  const p = LOAD_PRESETS.find(x => x.name === name)
-  if (!p) throw new Error(`unknown preset "${name}"; presets are ${LOAD_PRESETS.map(x => x.name).join(', ')}`)
-  return p
+  return byName(LOAD_PRESETS, name, { matches: (p, wanted) => p.name === wanted })
 }
 
 module.exports = { LOAD_PRESETS, loadPreset, NETEM_ROWS }
