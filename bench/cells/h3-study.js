@@ -24,7 +24,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./page')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
 

@@ -7,7 +7,7 @@
 // total time; the row keeps the median run's other figures.
 const stats = require('../../client/js/stats')
 const { openLoad } = require('../../load/load')
-const { repeatWithinBudget, row } = require('./page')
+const { repeatWithinBudget, row } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 
 const median = list => list.length ? +stats.median(list).toFixed(3) : null

@@ -7,7 +7,7 @@
 // separate requests at the protocol level with Node's http2 client, which
 // accepts push (browsers refuse it), in the link's namespace.
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./page')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { runInside } = require('../../harness/in-namespace')
 

@@ -19,7 +19,7 @@
 const stats = require('../../client/js/stats')
 const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./page')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
 

@@ -3,7 +3,7 @@
 // Fabricated result rows for unit tests of the runner's verdicts and
 // reports: the shape bench/cells.js produces, with samples chosen by the test.
 const stats = require('../../client/js/stats')
-const { row } = require('../../bench/cells/page')
+const { row } = require('../../bench/cells/helpers')
 const { experimentById } = require('../../bench/experiments')
 const { withRatios } = require('../../bench/runner/conclusions')
 

@@ -27,7 +27,7 @@ describe('runner: experiments', () => {
 
   // The runner opens the link with the first cell's spec (bench/run.js openNetwork), so that spec must be one.
   it('every cell that may run through the link names a link the link accepts (its own spec, else its preset)', () => {
-    const { cellLinkSpec } = require('../../bench/cells/page')
+    const { cellLinkSpec } = require('../../bench/cells/helpers')
     const { parseLinkSpec } = require('../../link/spec')
     for (const e of EXPERIMENTS.filter(x => !x.networks || x.networks.includes('link'))) {
       if (['load'].includes(e.kind)) continue // starts its own lanes and link (bench/load-cell.js)

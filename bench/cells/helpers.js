@@ -1,0 +1,96 @@
+'use strict'
+
+// What every cell runner shares (page.js, push-page.js, push-protocol-cell.js,
+// rest.js, site-page.js, load.js, h3-study.js): the network a cell runs on,
+// its result rows, and its repeats within the cell's budget.
+const stats = require('../../client/js/stats')
+const { parseSize } = require('../../server/payload')
+const { presetByName, toCdp } = require('../../link/devtools-presets')
+const { repeatsFor } = require('../runner/budget')
+const { linkSpecFor } = require('../runner/bounds')
+
+// The link a cell runs on: its own spec, else its preset's (a DevTools
+// preset has a link preset of the same name).
+const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
+
+// A cell's network: the preset as DevTools throttling (CDP, per request), or
+// as the packet-level link the browser sits behind (`link`: link/session.js's
+// session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
+// (link/spec.js) instead of a preset: link networks only. Returns what the row records.
+async function applyNetwork (cdp, preset, link, spec = null) {
+  if (!link) {
+    if (spec) throw new Error(`a cell with its own link "${spec}" runs only with --network link`)
+    await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(preset)))
+    return { network: 'devtools', link: null, linkSpec: null }
+  }
+  if (cdp) await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName('No throttling')))
+  const active = await link.control.change(cellLinkSpec({ link: spec, preset }))
+  return { network: 'link', link: active.description, linkSpec: active.text }
+}
+
+const secs = ms => `${(ms / 1000).toFixed(1)} s`
+
+// A cell's parameters as the rows report them, units in the names.
+function cellParams (cell) {
+  const sizeBytes = cell.size === undefined ? null : parseSize(cell.size)
+  return {
+    requests: cell.requests ?? null,
+    assets: cell.assets ?? null,
+    sizeBytes,
+    sizeMB: sizeBytes === null ? null : +(sizeBytes / 1048576).toFixed(3),
+    delayMs: cell.delay ?? null
+  }
+}
+
+// One result row; times in ms. See docs/runner.md for every field.
+function row ({ entry, lane, mode = null, samples, failures, protocol, asked, note, extra = {} }) {
+  const s = stats.summary(samples)
+  const num = v => Number.isNaN(v) ? null : +v.toFixed(2)
+  return {
+    experiment: entry.experiment.id,
+    cell: entry.index,
+    params: cellParams(entry.cell),
+    preset: entry.cell.preset,
+    lane,
+    mode,
+    protocol,
+    samples: samples.map(x => +x.toFixed(2)),
+    median: num(s.median),
+    q1: num(s.q1),
+    q3: num(s.q3),
+    mean: num(s.mean),
+    min: num(s.min),
+    max: num(s.max),
+    failures,
+    repeatsAsked: asked,
+    repeatsGot: samples.length,
+    note,
+    ...extra
+  }
+}
+
+// Runs `once(r)` for r = 0, 1, … as many times as asked, or as the budget
+// allows judged from the first; → { planned, firstMs }.
+async function repeatWithinBudget ({ repeats, budgetMs, log }, once) {
+  let planned = repeats
+  let firstMs = 0
+  for (let r = 0; r < planned; r++) {
+    const t0 = Date.now()
+    await once(r)
+    const took = Date.now() - t0
+    if (r === 0) {
+      firstMs = took
+      planned = repeatsFor(repeats, firstMs, budgetMs)
+    }
+    if (took > 10000) log(`  repeat ${r + 1} of ${planned}: ${secs(took)}`)
+  }
+  return { planned, firstMs }
+}
+
+function mostFrequent (list) {
+  const counts = new Map()
+  for (const x of list) counts.set(x, (counts.get(x) || 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([x]) => x)[0] || null
+}
+
+module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent }

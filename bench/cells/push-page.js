@@ -1,0 +1,91 @@
+'use strict'
+
+// Cells of kind `push-page` (experiment push): navigations of a tab to each
+// lane's /push page, its scripts pushed or requested.
+const stats = require('../../client/js/stats')
+const { budgetNote } = require('../runner/budget')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+
+// X-H2bench-Push → what the report says.
+const OUTCOMES = {
+  'refused-by-client': 'refused by the browser',
+  'unsupported-by-lane': 'this lane cannot push',
+  none: 'not asked (mode=none)'
+}
+function pushOutcome (header) {
+  if (!header) return 'unknown (no X-H2bench-Push header)'
+  if (/^promised=/.test(header)) return `pushed (${header})`
+  return OUTCOMES[header] || header
+}
+
+// One navigation to the lane's /push page: page load time (navigation start
+// to the end of the load event), the scripts' own load time (first script
+// request to last script byte), both from the page's Navigation and
+// Resource Timing entries.
+async function loadAssetPage (tab, url) {
+  const response = await tab.goto(url, { waitUntil: 'load', timeout: 15 * 60 * 1000 })
+  await tab.waitForFunction(() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0)
+  const timing = await tab.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0]
+    const assets = performance.getEntriesByType('resource').filter(e => /\/asset\/\d+\.js/.test(e.name))
+    return {
+      total: nav.loadEventEnd - nav.startTime,
+      asset: assets.length ? Math.max(...assets.map(e => e.responseEnd)) - Math.min(...assets.map(e => e.startTime)) : null,
+      protocol: nav.nextHopProtocol || null
+    }
+  })
+  return { ...timing, status: response.status(), header: response.headers()['x-h2bench-push'] }
+}
+
+// A push-page cell: the /push page with mode=push and with mode=none on each
+// lane, in a tab of its own with the cell's network conditions. Each load
+// has a tag of its own, so nothing comes from the HTTP cache.
+async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, log = () => {} }) {
+  const { cell, experiment } = entry
+  const tab = await context.newPage()
+  try {
+    const cdp = await context.newCDPSession(tab)
+    await cdp.send('Network.enable')
+    // Connections first, unthrottled and not timed: a browser loading a page
+    // of a site it just talked to has them already, and DevTools throttling
+    // leaves connection setup alone anyway.
+    for (const lane of laneInfo) await tab.goto(`${lane.url}/lane`)
+    const network = await applyNetwork(cdp, cell.preset, link, cell.link)
+    const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
+    const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [] }))
+    const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
+      const order = combos.map((c, i) => i)
+      if (r % 2) order.reverse()
+      for (const i of order) {
+        const { lane, mode } = combos[i]
+        const tag = `r${Date.now().toString(36)}-${i}-${r}`
+        const url = `${lane.url}/push?assets=${cell.assets}&size=${encodeURIComponent(cell.size)}&mode=${mode}&tag=${tag}`
+        try {
+          const t = await loadAssetPage(tab, url)
+          if (t.status !== 200) throw new Error(`status ${t.status}`)
+          per[i].samples.push(t.total)
+          if (t.asset !== null) per[i].assetSamples.push(t.asset)
+          per[i].outcomes.push(pushOutcome(t.header))
+          if (t.protocol) per[i].protocols.push(t.protocol)
+        } catch (err) {
+          per[i].failures++
+          per[i].outcomes.push(`failed: ${err.message.split('\n')[0]}`)
+        }
+      }
+    })
+    const note = budgetNote(repeats, planned, firstMs, budgetMs)
+    return combos.map(({ lane, mode }, i) => row({
+      entry, lane: lane.name, mode, samples: per[i].samples, failures: per[i].failures,
+      protocol: mostFrequent(per[i].protocols), asked: repeats, note,
+      extra: {
+        ...network,
+        pushOutcome: [...new Set(per[i].outcomes)].join('; ') || null,
+        assetMedian: per[i].assetSamples.length ? +stats.median(per[i].assetSamples).toFixed(2) : null
+      }
+    }))
+  } finally {
+    await tab.close()
+  }
+}
+
+module.exports = { runPushPageCell, pushOutcome }

@@ -1,0 +1,44 @@
+'use strict'
+
+// The runner's report.html: self-contained (inline SVG charts, no external
+// resources).
+const { esc } = require('../chart/line-chart')
+const { render, environmentLines, INTRO } = require('./report-sections')
+const { svgChart } = require('./report-chart')
+
+// `code` spans of the markdown lines, as HTML.
+const inline = s => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>')
+
+function htmlTable ({ head, body }) {
+  return `<table><thead><tr>${head.map(c => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${
+    body.map(cells => `<tr>${cells.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+}
+
+function toHtml (report) {
+  const sections = render(report).map(s => {
+    const table = htmlTable(s.table)
+    const items = [...s.verdicts.map(v => `<li><strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`),
+      ...s.remarks.map(r => `<li>${inline(r)}</li>`)]
+    const bounds = s.bounds ? `<p>Against the physical lower bound of each workload on its network:</p>${htmlTable(s.bounds)}` : ''
+    const extra = s.extra.map(t => `<p>${esc(t.title)}:</p>${htmlTable(t)}`).join('\n')
+    return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}${extra}</section>`
+  })
+  const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
+    `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>h2bench: the source study, rerun</title><style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#1f2937}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #d1d5db;padding:.2em .5em;text-align:right}
+th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{margin-bottom:2.5em}svg{max-width:100%;height:auto}
+.v{font-weight:600}code{background:#f3f4f6;padding:0 .2em}</style></head><body>
+<h1>h2bench: the source study, rerun</h1>
+<ul>${environmentLines(report.environment).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
+<p>${INTRO.map(inline).join(' ')}</p>
+<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
+${sections.join('\n')}
+</body></html>
+`
+}
+
+module.exports = { toHtml }

@@ -1,0 +1,28 @@
+'use strict'
+
+// The runner's report.md.
+const { render, environmentLines, INTRO } = require('./report-sections')
+
+function markdownTable ({ head, body }) {
+  const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
+  return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n')
+}
+
+function toMarkdown (report) {
+  const sections = render(report)
+  const out = ['# h2bench: the source study, rerun', '', ...environmentLines(report.environment).map(l => `- ${l}`), '', ...INTRO, '',
+    '## Verdicts', '']
+  for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}, ${v.detail}.`)
+  out.push('')
+  for (const s of sections) {
+    out.push(`## ${s.experiment.id}: ${s.experiment.title}`, '', markdownTable(s.table), '')
+    for (const v of s.verdicts) out.push(`- **${v.text}**: ${v.status}, ${v.detail}.`)
+    for (const r of s.remarks) out.push(`- ${r}`)
+    out.push('')
+    if (s.bounds) out.push('Against the physical lower bound of each workload on its network:', '', markdownTable(s.bounds), '')
+    for (const t of s.extra) out.push(`${t.title}:`, '', markdownTable(t), '')
+  }
+  return out.join('\n')
+}
+
+module.exports = { toMarkdown }

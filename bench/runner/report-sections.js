@@ -1,0 +1,72 @@
+'use strict'
+
+// What report.md and report.html both say, before they format it: the run's
+// environment, the introduction, and per experiment its tables, verdicts and
+// the remarks under them.
+const { paramOf } = require('./conclusions')
+const { presetByName, describePreset, throttled } = require('../../link/devtools-presets')
+const { networkOf, seriesName, multiNetwork, multiBrowsers } = require('./report-series')
+const { tableOf, boundsTable } = require('./report-tables')
+const { verdicts } = require('./report-verdicts')
+
+// Lines under an experiment's table: presets used, push outcomes,
+// failures, cells with fewer repeats and why.
+function remarks (experiment, rows) {
+  const out = []
+  const presets = [...new Set(rows.filter(r => networkOf(r) === 'devtools').map(r => r.preset))].map(presetByName).filter(throttled)
+  if (presets.length) out.push(`Network (CDP, per request): ${presets.map(p => `${p.name} = ${describePreset(p)}`).join('; ')}.`)
+  const links = [...new Set(rows.filter(r => networkOf(r) === 'link' && r.link).map(r => r.link))]
+  if (links.length) out.push(`Network (packet-level link, every IP packet): ${links.join('; ')}.`)
+  const outcomes = [...new Set(rows.filter(r => r.pushOutcome && r.mode !== 'none' && r.mode !== 'request').map(r => `${r.lane} ${r.mode}: ${r.pushOutcome}`))]
+  if (outcomes.length) out.push(`Push outcome: ${outcomes.join('; ')}.`)
+  const failures = rows.reduce((n, r) => n + r.failures, 0)
+  if (failures) {
+    out.push(`${failures} failed ${experiment.kind === 'page' ? 'requests' : 'loads'} (${rows.filter(r => r.failures).map(r => `${seriesName(r, multiNetwork(rows), multiBrowsers(rows))} at ${paramOf(r, experiment.sweep.param)}: ${r.failures}`).join(', ')});` +
+      ' a row with failures is left out of the ratios, chart and verdicts: failed requests end early, so its time is not the workload\'s.')
+  }
+  // Notes per swept value, the same note for several lanes said once.
+  const notes = new Map()
+  for (const r of rows.filter(r => r.note)) {
+    const key = `${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}`
+    const list = notes.get(key) || new Map()
+    list.set(r.note, [...(list.get(r.note) || []), seriesName(r, multiNetwork(rows), multiBrowsers(rows))])
+    notes.set(key, list)
+  }
+  const lanesOf = new Set(rows.map(r => seriesName(r, multiNetwork(rows), multiBrowsers(rows)))).size
+  for (const [key, list] of notes) {
+    for (const [note, who] of list) out.push(`At ${key}${who.length < lanesOf ? ` (${who.join(', ')})` : ''}: ${note}.`)
+  }
+  return out
+}
+
+function environmentLines (env) {
+  return [
+    `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
+    `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
+    `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
+    ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
+      `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
+    `Lanes ${env.lanes.join(', ')}; ${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
+  ]
+}
+
+const INTRO = [
+  'Times are medians over the repeats in seconds (quartiles in brackets; n = repeats when a cell got fewer than asked).',
+  'A page-experiment sample is one batch: all requests fired at once by the page\'s `window.h2bench.run`, from the first',
+  'issued to the last settled, after an unmeasured warm-up that opens its connections, lanes interleaved. Ratios are ours per cell',
+  '(lane median / h1 median, push / request). The source reported means of 10 runs in 2016 Chrome over the',
+  'network of its day, and its server sent more bytes than asked; compare shapes and ratios, not absolute values.'
+]
+
+// An experiment's own tables under its main one (h3-ttfb, h3-hol): [{ title, head, body }].
+const extraTables = (experiment, rows) => experiment.extraTables && rows.length ? experiment.extraTables(rows) : []
+
+function render (report) {
+  const { results, experiments } = report
+  return experiments.map(e => {
+    const rows = results.filter(r => r.experiment === e.id)
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
+  })
+}
+
+module.exports = { render, environmentLines, INTRO }

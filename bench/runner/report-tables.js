@@ -1,0 +1,57 @@
+'use strict'
+
+// The tables of an experiment's section, as { head, body } (report-markdown.js
+// and report-html.js write them): the main one (our series, ratios, the
+// source's) and the one against the physical lower bounds.
+const { paramOf } = require('./conclusions')
+const { closeness } = require('./bounds')
+const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
+
+// Ratio columns: each series against its baseline (h1, or request), as
+// recorded in the rows.
+function ratioSeries (series) {
+  return series.map(s => {
+    const withBase = s.rows.find(r => r && r.baseline)
+    if (!withBase) return null
+    const base = withBase.baseline.replace(/ none$/, ' request')
+    return { name: `${s.name}/${base}`, values: s.rows.map(r => r && r.ratioToBaseline !== null ? r.ratioToBaseline : null) }
+  }).filter(Boolean)
+}
+
+function tableOf (experiment, rows) {
+  const { xs, series } = seriesOf(experiment, rows)
+  const ratios = ratioSeries(series)
+  const src = sourceSeries(experiment, xs)
+  const head = [experiment.sweep.label, ...series.map(s => `${s.name} (s)`), ...ratios.map(r => r.name),
+    ...src.series.map(s => `${s.name} (s)`), ...(src.ratio ? [src.ratio.name] : [])]
+  const body = xs.map((x, i) => [
+    String(x),
+    ...series.map(s => {
+      const r = s.rows[i]
+      if (!r || !r.samples.length) return r && r.failures ? `failed (${r.failures})` : '–'
+      const iqr = r.samples.length > 1 ? ` (${seconds(r.q1)}–${seconds(r.q3)})` : ''
+      const n = r.repeatsGot < r.repeatsAsked ? ` n=${r.repeatsGot}` : ''
+      return `${seconds(r.median)}${iqr}${n}${r.failures ? `, ${r.failures} failed` : ''}`
+    }),
+    ...ratios.map(r => r.values[i] === null ? '–' : `${r.values[i].toFixed(2)}×`),
+    ...src.series.map(s => s.values[i] === null ? '–' : String(s.values[i])),
+    ...(src.ratio ? [src.ratio.values[i] === null ? '–' : `${src.ratio.values[i].toFixed(2)}×`] : [])
+  ])
+  return { head, body }
+}
+
+// Every measured row against the physical lower bound of its workload on
+// its network (bench/bounds.js): what no protocol could beat, how close the
+// measurement came, and what dominates.
+function boundsTable (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  const body = rows.filter(r => r.samples.length).map(r => {
+    const c = closeness(r, experiment.kind)
+    if (!c) return null
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), seconds(r.median), seconds(c.boundMs), `${Math.round(c.ofBound * 100)} %`, c.dominant]
+  }).filter(Boolean)
+  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', 'dominant cost'], body } : null
+}
+
+module.exports = { tableOf, boundsTable }
