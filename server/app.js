@@ -5,8 +5,11 @@ const express = require('express')
 const debug = require('debug')('h2bench:app')
 const { optionRoute } = require('./routes/option')
 const { pushRoutes, newPushStats } = require('./routes/push')
+const { apiRoutes } = require('./routes/api')
+const { siteRoutes } = require('./routes/site')
+const { ledgerRoutes } = require('./ledger')
 const { protocolOf } = require('./protocol')
-const { InputError } = require('../common/errors')
+const { isUserError } = require('../common/errors')
 
 const EXPOSED = ['Server-Timing', 'X-H2bench-Lane', 'X-H2bench-Protocol', 'X-H2bench-Push']
 
@@ -34,7 +37,7 @@ function createApp (lane) {
   })
 
   const push = pushRoutes(lane, pushStats)
-  const ledger = require('./ledger').ledgerRoutes(lane)
+  const ledger = ledgerRoutes(lane)
   app.use(ledger.record) // ?ledger=ID on any route: counted per client connection (server/ledger.js)
   app.get('/', (req, res) => res.render('lane', { lane, protocol: protocolOf(req, lane) }))
   app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req, lane) }))
@@ -42,14 +45,14 @@ function createApp (lane) {
   app.get('/push', push.page)
   app.get('/push/stats', push.stats)
   app.get('/ledger/:id', ledger.show)
-  const api = require('./routes/api').apiRoutes(lane, pushStats) // seed 001's REST scenarios (routes/api.js)
+  const api = apiRoutes(lane, pushStats) // seed 001's REST scenarios (routes/api.js)
   app.get('/api/items', api.collection)
   app.get('/api/compound', api.compound)
   app.get('/api/items/:id', api.one)
   app.get('/api/stats/:tag', api.stats)
   app.options('/api/*', api.preflight)
   app.get('/asset/:i(\\d+).js', push.asset)
-  app.use('/site', require('./routes/site').siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
+  app.use('/site', siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)
 
   app.use((req, res) => {
     res.status(404).json({
@@ -58,11 +61,12 @@ function createApp (lane) {
     })
   })
 
-  // One error handler: input errors become 400 JSON naming the parameter,
+  // One error handler: the user's errors (common/errors.js: expose, status 4xx)
+  // become JSON naming the parameter,
   // anything else a 500 that is logged and never takes the server down.
   app.use((err, req, res, next) => {
     if (res.headersSent) return next(err)
-    if (err instanceof InputError) {
+    if (isUserError(err) && err.status < 500) {
       return res.status(err.status).json({ error: err.message, param: err.param, code: err.code })
     }
     const status = err.status >= 400 && err.status < 500 ? err.status : 500

@@ -4,7 +4,7 @@ const path = require('node:path')
 const express = require('express')
 const { LIMITS } = require('./payload')
 const { BROWSER, bytesText } = require('../client/js/options')
-const { InputError } = require('../common/errors')
+const { isUserError } = require('../common/errors')
 const { linkRoutes } = require('./routes/link')
 const { LINK_PRESETS } = require('../link/presets')
 
@@ -37,7 +37,7 @@ function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkU
   app.use((req, res) => res.status(404).json({ error: `no page ${req.path}`, param: null }))
   app.use((err, req, res, next) => {
     if (res.headersSent) return next(err)
-    if (err instanceof InputError) return res.status(err.status).json({ error: err.message, param: err.param, code: err.code })
+    if (isUserError(err) && err.status < 500) return res.status(err.status).json({ error: err.message, param: err.param, code: err.code })
     const status = err.status >= 400 && err.status < 500 ? err.status : 500
     if (status === 500) console.error(`h2bench page server: ${req.method} ${req.path} failed: ${err.stack || err}`)
     res.status(status).json({ error: status === 500 ? `the page server failed: ${err.message}` : err.message, param: null })
