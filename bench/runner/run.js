@@ -27,7 +27,8 @@ const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harnes
 const { buildThenRerun } = require('../../harness/build-then-rerun')
 
 const ROOT = path.join(__dirname, '..', '..')
-const { runTtfbCell, runHolCell } = require('../cells/h3-study')
+const { runTtfbCell } = require('../cells/h3-ttfb')
+const { runHolCell } = require('../cells/h3-hol')
 const RUNNERS = {
   page: runPageCell,
   'push-page': runPushPageCell,

@@ -5,7 +5,7 @@ const { startLinkSession } = require('../../harness/link-session')
 const { unavailableReason } = require('../../link/namespace')
 const { startAll } = require('../../server/start')
 const { parseConfig } = require('../../server/config')
-const { findChrome, INSTALL_HINT } = require('../../harness/chrome-command')
+const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { useServers } = require('../support/servers')
 const { LANES } = require('../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.

@@ -1,7 +1,8 @@
 'use strict'
 
 // The HTTP/3-vs-HTTP/2 study (seed 003, Cloudflare): two kinds of runner
-// cell, both behind the packet-level link only.
+// cell, both behind the packet-level link only; this file the first (the
+// second: bench/cells/h3-hol.js).
 //
 // ttfb: time to the first byte of a small response on a NEW connection, per
 //   lane, (a) cold: a fresh incognito browser context, so no TLS/QUIC session
@@ -15,54 +16,23 @@
 //   log says, per connection, whether TLS resumed, whether QUIC attempted
 //   0-RTT and whether the server accepted it, and how many Initial packets
 //   QUIC had to retransmit.
-//
-// hol: head-of-line blocking: one window.h2bench.run batch (the Run
-//   button's code path) of many parallel requests over one connection, under
-//   loss; the row keeps the batch time and the spread of the requests'
-//   completion times within each batch (p10, p50, p90).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const stats = require('../../client/js/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
+const { launchBrowser } = require('../../harness/chromium')
+const { parseNetLog, handshakesIn } = require('./net-log')
+const { round, med } = require('./h3-figures')
 
 const NET_INTERNALS = 'chrome://net-internals/#sockets'
 const FLUSH_BUTTON = '#sockets-view-flush-button'
-const round = (v, d = 2) => v === null || v === undefined || Number.isNaN(v) ? null : +v.toFixed(d)
-const med = list => list.length ? stats.median(list) : null
 
 // The link's RTT (ms) of a spec.
 function rttOf (spec) {
   const link = parseLinkSpec(spec)
   return (link.up.delayUs + link.down.delayUs) / 1000
-}
-
-// A Chromium of our own (not a persistent profile: every cold sample needs a
-// fresh incognito context, which only a launched browser gives), inside the
-// link's client namespace like bench/browser.js's, with the net-log on.
-async function launchStudyBrowser ({ spki, link, lanes, netLog }) {
-  const { chromium } = require('playwright-core')
-  const { chromiumLaunch } = require('../../harness/chromium')
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-h3study-'))
-  const launch = chromiumLaunch({ spki, link, lanes, dir, extra: netLog ? [`--log-net-log=${netLog}`, '--net-log-capture-mode=Default'] : [] })
-  const browser = await chromium.launch({
-    executablePath: launch.launchPath,
-    headless: true,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    args: launch.args
-  })
-  return {
-    browser,
-    dir,
-    async close () {
-      await browser.close()
-      fs.rmSync(dir, { recursive: true, force: true })
-    }
-  }
 }
 
 // One fetch of `url` from the page, with its Resource Timing entry (ms,
@@ -112,67 +82,6 @@ async function flushSockets (context) {
   }
 }
 
-// What Chromium's net-log says about the connections to `port` opened in
-// [from, to] (wall clock, ms): [{ kind: 'tls'|'quic', at, resumed, zeroRtt,
-// initialRetransmits, protocol }].
-function handshakesIn (log, port, from, to) {
-  return log.filter(h => h.port === port && h.at >= from - 5 && h.at <= to + 5)
-}
-
-// The net-log file → every TLS handshake over TCP and every QUIC session,
-// with their port and wall-clock start.
-function parseNetLog (file) {
-  let json
-  try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch {
-    // Chromium may leave the closing brackets off when it dies; the events are there.
-    const text = fs.readFileSync(file, 'utf8').replace(/,?\s*$/, '')
-    json = JSON.parse(text.endsWith(']}') ? text : `${text}]}`)
-  }
-  const c = json.constants
-  const type = Object.fromEntries(Object.entries(c.logEventTypes).map(([k, v]) => [v, k]))
-  const source = Object.fromEntries(Object.entries(c.logSourceType).map(([k, v]) => [v, k]))
-  const BEGIN = c.logEventPhase.PHASE_BEGIN
-  const END = c.logEventPhase.PHASE_END
-  const offset = Number(c.timeTickOffset)
-  const sockets = new Map()
-  const quic = new Map()
-  for (const e of json.events) {
-    const kind = source[e.source.type]
-    const t = type[e.type]
-    const at = Number(e.time) + offset
-    const id = e.source.id
-    if (kind === 'SOCKET') {
-      const s = sockets.get(id) || { kind: 'tls', port: null, at: null, resumed: null, zeroRtt: null, initialRetransmits: 0, protocol: null }
-      if (t === 'TCP_CONNECT' && e.phase === BEGIN && s.at === null) s.at = at
-      if (t === 'TCP_CONNECT' && e.phase === END && e.params && e.params.remote_address) s.port = Number(e.params.remote_address.split(':').pop())
-      if (t === 'SSL_CONNECT' && e.phase === END && e.params && 'is_resumed' in e.params) {
-        s.resumed = e.params.is_resumed
-        s.protocol = e.params.next_proto || null
-        s.version = e.params.version || null
-        s.zeroRtt = false // Chromium sends no TLS early data over TCP unless a feature enables it
-      }
-      sockets.set(id, s)
-    } else if (kind === 'QUIC_SESSION') {
-      const s = quic.get(id) || { kind: 'quic', port: null, at: null, resumed: false, zeroRtt: null, zeroRttState: null, initialRetransmits: 0, protocol: 'h3' }
-      if (t === 'QUIC_SESSION' && e.phase === BEGIN) {
-        s.at = at
-        s.port = e.params ? Number(e.params.port) : null
-      }
-      if (t === 'QUIC_SESSION_TRANSPORT_PARAMETERS_RESUMED') s.resumed = true
-      if (t === 'QUIC_SESSION_ZERO_RTT_STATE' && e.params) {
-        s.zeroRttState = e.params.state
-        s.zeroRtt = /Succeeded/.test(e.params.state)
-        if (/Attempted/.test(e.params.state) && !/Not/.test(e.params.state)) s.resumed = true
-      }
-      if (t === 'QUIC_SESSION_PACKET_SENT' && e.params && e.params.encryption_level === 'ENCRYPTION_INITIAL' && e.params.transmission_type !== 'NOT_RETRANSMISSION') s.initialRetransmits++
-      quic.set(id, s)
-    }
-  }
-  return [...sockets.values(), ...quic.values()].filter(h => h.port !== null && h.at !== null && (h.kind === 'quic' || h.resumed !== null))
-}
-
 // A ttfb cell: for each repeat, for each lane (order reversed every other
 // repeat): a fresh context, a cold fetch, a warm one, the flush, a repeat
 // fetch. Rows: one per lane and mode (cold, repeat).
@@ -183,7 +92,19 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
   const rttMs = rttOf(network.linkSpec)
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-netlog-'))
   const netLog = path.join(logDir, 'net-log.json')
-  const b = await launchStudyBrowser({ spki: link.tls.spki, link: link.opened, lanes: link.running.lanes, netLog })
+  // A Chromium of our own (not a persistent profile: every cold sample needs a
+  // fresh incognito context, which only a launched browser gives), inside the
+  // link's client namespace like the runner's, with the net-log on.
+  const b = await launchBrowser({
+    spki: link.tls.spki,
+    link: link.opened,
+    lanes: link.running.lanes,
+    netLog,
+    incognito: true,
+    netBenchmarking: false,
+    handleSignals: false,
+    tmpPrefix: 'h2bench-h3study-'
+  })
   const modes = ['cold', 'repeat']
   const per = {}
   for (const l of laneInfo) for (const m of modes) per[`${l.name} ${m}`] = { samples: [], fetches: [], failures: 0, notes: [] }
@@ -293,86 +214,4 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
   return rows
 }
 
-// Per batch, the completion times (ms from the batch's start) of its
-// requests that succeeded, from window.h2bench.run's result.
-function runHolBatch (page, options) {
-  return page.evaluate(o => window.h2bench.run(o).then(r => r.lanes.map(l => ({
-    lane: l.lane,
-    protocol: l.protocol,
-    protocolOk: l.protocolOk,
-    samples: l.samples,
-    leftOut: l.leftOut || 0,
-    failures: l.failures,
-    unreachable: l.unreachable ? (l.unreachable.error || `status ${l.unreachable.status}`) : null,
-    batches: (l.batches || []).filter(b => b.state === 'done').map(b => ({
-      elapsed: b.elapsed,
-      failed: b.failed,
-      ends: b.requests.filter(q => !q.error && q.status === 200).map(q => q.end)
-    }))
-  }))), options)
-}
-
-// A hol cell: window.h2bench.run, one batch per lane per repeat, lanes
-// alternating, through a link with the cell's loss.
-async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, log = () => {} }) {
-  const { cell } = entry
-  if (!link) throw new Error(`${entry.experiment.id} runs behind the packet-level link only (--network link)`)
-  const network = await applyNetwork(cdp, cell.preset, link, cell.link)
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [] }]))
-  const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
-    const order = r % 2 ? [...lanes].reverse() : lanes
-    const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order })
-    for (const l of result) {
-      const p = per[l.lane]
-      p.samples.push(...l.samples)
-      p.failures += l.failures
-      p.leftOut += l.leftOut
-      if (l.protocol) p.protocols.push(l.protocol)
-      if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
-      for (const b of l.batches) if (!b.failed) p.batches.push(b)
-    }
-  })
-  const note = budgetNote(repeats, planned, firstMs, budgetMs)
-  const linkSpec = parseLinkSpec(network.linkSpec)
-  // The TCP lanes' congestion control (this namespace's default: no cell sets one here), read off
-  // the server's sockets of the batches' connections, still open: ss -ti.
-  const { socketsCongestion } = require('./congestion')
-  const { tally } = require('./site-page')
-  const ccSeen = {}
-  for (const l of laneInfo) {
-    ccSeen[l.name] = l.protocol === 'h3' ? 'QUIC: quic-go (Caddy), CUBIC' : tally(await socketsCongestion(l.port).catch(() => []))
-  }
-  return lanes.map(lane => {
-    const p = per[lane]
-    const q = k => p.batches.map(b => stats.quantile(b.ends, k))
-    const p10 = q(0.1)
-    const p50 = q(0.5)
-    const p90 = q(0.9)
-    const spread = p.batches.map((b, i) => p90[i] - p10[i])
-    return row({
-      entry,
-      lane,
-      samples: p.samples,
-      failures: p.failures,
-      protocol: mostFrequent(p.protocols),
-      asked: repeats,
-      note: [note, p.leftOut ? `${p.leftOut} of ${planned} batches had failed requests and are not samples` : null, ...new Set(p.notes)].filter(Boolean).join('; ') || null,
-      extra: {
-        ...network,
-        ccSeen: ccSeen[lane] || null,
-        hol: {
-          lossPct: round(linkSpec.down.loss * 100, 3),
-          rttMs: (linkSpec.up.delayUs + linkSpec.down.delayUs) / 1000,
-          batches: p.batches.length,
-          p10: round(med(p10)),
-          p50: round(med(p50)),
-          p90: round(med(p90)),
-          spreadMs: round(med(spread)),
-          firstMs: round(med(p.batches.map(b => Math.min(...b.ends))))
-        }
-      }
-    })
-  })
-}
-
-module.exports = { runTtfbCell, runHolCell, parseNetLog, launchStudyBrowser, rttOf, flushSockets }
+module.exports = { runTtfbCell, rttOf, flushSockets }

@@ -1,58 +1,14 @@
 'use strict'
 
+// The user's own Chrome/Chromium, with a window, on the h2bench page (`npm
+// run chrome`, `h2bench --chrome`): started for them, detached, or the
+// command line printed for them to start it themself.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-
-const CANDIDATES = {
-  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
-    '/opt/google/chrome/chrome', '/snap/bin/chromium'],
-  darwin: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
-  win32: [path.join(process.env.PROGRAMFILES || 'C:\\Program Files', 'Google\\Chrome\\Application\\chrome.exe'),
-    path.join(process.env.LOCALAPPDATA || '', 'Google\\Chrome\\Application\\chrome.exe')]
-}
-
-const INSTALL_HINT = 'install one (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set CHROME_PATH to its executable' +
-  (process.env.CHROME_PATH ? ` (CHROME_PATH=${process.env.CHROME_PATH} does not exist)` : '')
-
-// CHROME_PATH, else the usual install paths; null when none is found.
-function findChrome (env = process.env) {
-  if (env.CHROME_PATH) return fs.existsSync(env.CHROME_PATH) ? env.CHROME_PATH : null
-  return (CANDIDATES[process.platform] || []).find(p => fs.existsSync(p)) || null
-}
-
-// Chrome refuses to start as root unless its sandbox is off.
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
-
-// The origins (host:port) of the HTTP/3 lanes, which Chrome is told to
-// reach over QUIC from the first request: without it Chrome would first ask
-// over TCP and switch only after an Alt-Svc answer (and never for an IP
-// address it has no QUIC record of).
-function quicOrigins (lanes = []) {
-  return lanes.filter(l => l.protocol === 'h3' && l.url).map(l => new URL(l.url).host)
-}
-
-// --origin-to-force-quic-on for those origins; [] when there are none.
-function quicArgs (lanes) {
-  const origins = quicOrigins(lanes)
-  return origins.length ? [`--origin-to-force-quic-on=${origins.join(',')}`] : []
-}
-
-// Flags that make Chrome treat our self-signed certificate as valid (so it
-// caches, and shows no interstitial; QUIC needs it too) in a throw-away
-// profile, and use QUIC for the HTTP/3 lanes among `lanes`.
-function chromeArgs ({ spki, userDataDir, url, lanes = [], root = isRoot() }) {
-  return [
-    `--ignore-certificate-errors-spki-list=${spki}`,
-    ...quicArgs(lanes),
-    `--user-data-dir=${userDataDir}`,
-    '--no-first-run',
-    '--no-default-browser-check',
-    ...(root ? ['--no-sandbox'] : []),
-    url
-  ]
-}
+const { findChrome, INSTALL_HINT } = require('./find')
+const { chromeArgs } = require('./flags')
 
 function shellQuote (s) {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`
@@ -103,4 +59,4 @@ function launchChrome ({ spki, url, lanes = [], watchMs = 2000, spawnInside = nu
   })
 }
 
-module.exports = { findChrome, chromeArgs, quicArgs, quicOrigins, chromeCommand, launchChrome, isRoot, INSTALL_HINT }
+module.exports = { chromeCommand, launchChrome }

@@ -2,7 +2,7 @@
 'use strict'
 
 // Starts Firefox and relays its WebDriver BiDi WebSocket over this process's
-// stdin and stdout, so that bench/firefox.js talks to a Firefox wherever this
+// stdin and stdout, so that start-relay.js talks to a Firefox wherever this
 // script runs: on this machine, or inside a packet-level link's client
 // network namespace (link/namespace.js spawnInside), where Firefox's BiDi
 // server listens on the namespace's own loopback, out of the host's reach.

@@ -1,0 +1,62 @@
+'use strict'
+
+// The flags every Chromium of h2bench's starts with: our certificate trusted
+// by its SPKI hash, QUIC from the first request for the HTTP/3 lanes, a
+// throw-away profile. Two sets: the user's own Chrome (chromeArgs: a window,
+// the page's URL, --no-sandbox only as root) and the headless ones that
+// measure (measurementArgs: always --no-sandbox, QUIC off when there is no
+// h3 lane, and off every network the benchmark does not ask for).
+
+// Chrome refuses to start as root unless its sandbox is off.
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0
+
+// The origins (host:port) of the HTTP/3 lanes, which Chrome is told to
+// reach over QUIC from the first request: without it Chrome would first ask
+// over TCP and switch only after an Alt-Svc answer (and never for an IP
+// address it has no QUIC record of).
+function quicOrigins (lanes = []) {
+  return lanes.filter(l => l.protocol === 'h3' && l.url).map(l => new URL(l.url).host)
+}
+
+// --origin-to-force-quic-on for those origins; [] when there are none.
+function quicArgs (lanes) {
+  const origins = quicOrigins(lanes)
+  return origins.length ? [`--origin-to-force-quic-on=${origins.join(',')}`] : []
+}
+
+// Flags that make Chrome treat our self-signed certificate as valid (so it
+// caches, and shows no interstitial; QUIC needs it too) in a throw-away
+// profile, and use QUIC for the HTTP/3 lanes among `lanes`.
+function chromeArgs ({ spki, userDataDir, url, lanes = [], root = isRoot() }) {
+  return [
+    `--ignore-certificate-errors-spki-list=${spki}`,
+    ...quicArgs(lanes),
+    `--user-data-dir=${userDataDir}`,
+    '--no-first-run',
+    '--no-default-browser-check',
+    ...(root ? ['--no-sandbox'] : []),
+    url
+  ]
+}
+
+// The headless measuring Chromium's flags: trusting the lanes' certificate
+// the way the printed Chrome command does (SPKI list); `lanes`' HTTP/3 lanes
+// reached over QUIC from the first request (--origin-to-force-quic-on), and
+// without any, QUIC off altogether, so no lane is ever upgraded behind the
+// benchmark's back. The flags after them keep the browser off networks the
+// benchmark does not ask for; `extra` after those. (Playwright adds the
+// profile directory and its own flags.)
+function measurementArgs ({ spki, lanes = [], extra = [] }) {
+  return [
+    `--ignore-certificate-errors-spki-list=${spki}`,
+    ...(quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic']),
+    '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ...extra
+  ]
+}
+
+// Chromium's net-log into `file` (the h3 study reads it: bench/cells/net-log.js).
+const netLogArgs = file => [`--log-net-log=${file}`, '--net-log-capture-mode=Default']
+
+module.exports = { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, netLogArgs }

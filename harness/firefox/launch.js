@@ -1,0 +1,104 @@
+'use strict'
+
+// launchFirefox: Firefox headless in a throw-away profile (./profile.js),
+// started under its relay (./start-relay.js), reached by puppeteer-core over
+// WebDriver BiDi, its h3 lanes learnt (./h3-plan.js); and its close(), which
+// always ends every process of it and removes the profile.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const puppeteer = require('puppeteer-core')
+const debug = require('debug')('h2bench:firefox')
+const { FirefoxError } = require('./error')
+const { findFirefox, firefoxUnavailableReason, firefoxVersion } = require('./find')
+const { fillProfile } = require('./profile')
+const { h3Plan, learnH3 } = require('./h3-plan')
+const { startRelay } = require('./start-relay')
+
+const START_TIMEOUT_MS = 30000
+
+// Launches the local Firefox headless in a throw-away profile that trusts the
+// local CA `caFile` (server/certs.js's ca.pem; or `ca`, its PEM text),
+// inside `link`'s client namespace when there is a link (link/namespace.js
+// openLink's result), with HTTP/3 for the h3 lanes among `lanes` (startAll's
+// running.lanes; see h3Plan) and off otherwise. `trustCa: false` leaves the CA out (every lane then fails: proof
+// that the trust is real). `network: false`: no BiDi network events (no
+// page.on('request'), goto resolves null; a little less work per request).
+// `prefs`: more Firefox preferences. `timeoutMs`: for Firefox to start.
+// Resolves { browser (a puppeteer Browser), page (its first Page), newPage(),
+// close(), name: 'firefox', version ("Firefox 153.7.0esr"), executablePath,
+// userAgent, profile, pid (Firefox's, the leader of its process group), h3
+// ({ lane: protocol } of the h3 lanes learnt from Alt-Svc), launchMs }.
+// close() always ends Firefox (every process of it) and removes the profile.
+async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS } = {}) {
+  const t0 = Date.now()
+  const why = firefoxUnavailableReason({ trustCa })
+  if (why) throw new FirefoxError(why)
+  const executablePath = findFirefox()
+  if (trustCa && !caFile && !ca) throw new FirefoxError('launchFirefox needs the local CA (caFile: server/certs.js ca.pem) unless trustCa is false')
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-firefox-'))
+  let relay = null
+  let browser = null
+  const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 })
+  const killFirefox = () => { // the relay, and Firefox's process group
+    if (!relay) return
+    try {
+      process.kill(-relay.pid, 'SIGKILL')
+    } catch { /* gone */ }
+    relay.child.kill('SIGKILL')
+  }
+  try {
+    await fillProfile(profile, { trustCa, caFile, ca, lanes, prefs })
+    relay = await startRelay({ executablePath, profile, link, timeoutMs })
+    browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 10 * 60 * 1000, networkEnabled: network })
+  } catch (err) {
+    killFirefox()
+    if (relay) await Promise.race([relay.exited, new Promise(resolve => setTimeout(resolve, 5000))])
+    removeProfile()
+    throw err
+  }
+  let closing = null
+  const close = () => {
+    closing = closing || (async () => {
+      try {
+        await Promise.race([browser.close(), new Promise(resolve => setTimeout(resolve, 10000))])
+      } catch (err) {
+        debug('browser.close: %s', err.message)
+      }
+      relay.transport.close() // the relay's stdin: it waits for Firefox to exit, then ends
+      const ended = await Promise.race([relay.exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), 15000))])
+      if (!ended) debug('the relay did not end within 15 s: killed')
+      killFirefox() // whatever is left of Firefox's process group
+      await relay.exited
+      removeProfile()
+    })()
+    return closing
+  }
+  try {
+    const pages = await browser.pages()
+    const page = pages[0] || await browser.newPage()
+    const h3 = await learnH3(page, h3Plan(lanes).learn)
+    const userAgent = await browser.userAgent()
+    const version = firefoxVersion(executablePath) || (await browser.version()).replace(/^firefox\//, 'Firefox ')
+    debug('%s up in %d ms (profile %s)', version, Date.now() - t0, profile)
+    return {
+      browser,
+      page,
+      newPage: () => browser.newPage(),
+      close,
+      name: 'firefox',
+      version,
+      executablePath,
+      userAgent,
+      profile,
+      pid: relay.pid,
+      h3,
+      launchMs: Date.now() - t0
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+}
+
+module.exports = { launchFirefox }
