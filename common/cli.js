@@ -11,7 +11,7 @@
 // `<command>: <message>`; any other error is a bug and prints its stack.
 
 const os = require('node:os')
-const { isUserError } = require('./errors')
+const { isUserError, UsageError } = require('./errors')
 
 const EXIT = Object.freeze({ OK: 0, FAILED: 1, USAGE: 2 })
 
@@ -40,4 +40,14 @@ function runCli (command, main, { argv = process.argv.slice(2), entry = process.
     })
 }
 
-module.exports = { runCli, exitCodeOf, errorLine, signalExitCode, EXIT }
+// fn() (node:util's parseArgs, say), its errors made UsageErrors with the same message.
+function usage (fn) {
+  try {
+    return fn()
+  } catch (err) {
+    if (err instanceof UsageError) throw err
+    throw new UsageError(err.message, { cause: err })
+  }
+}
+
+module.exports = { runCli, usage, exitCodeOf, errorLine, signalExitCode, EXIT }

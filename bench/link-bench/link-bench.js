@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // npm run bench:link: how fast the packet-level link's forwarder
@@ -11,7 +10,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const { execFileSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
-const { unavailableReason } = require('../../link/namespace')
+const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
+const { UserError, UsageError } = require('../../common/errors')
+const { usage, signalExitCode } = require('../../common/cli')
 const { gitCommit, quietly } = require('../../harness/provenance')
 const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
@@ -59,7 +60,7 @@ function estimateMinutes ({ duration, warmup, repeats, paths }) {
 }
 
 function parseOptions (argv) {
-  const { values } = parseArgs({
+  const { values } = usage(() => parseArgs({
     args: argv,
     options: {
       duration: { type: 'string' },
@@ -72,14 +73,14 @@ function parseOptions (argv) {
       save: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false }
     }
-  })
+  }))
   const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke }
   if (values.smoke) Object.assign(opts, { duration: 0.6, warmup: 0.25, repeats: 1 })
   const number = (name, min, max, integer = false) => {
     if (values[name] === undefined) return
     const x = Number(values[name])
     if (!(x >= min && x <= max) || (integer && !Number.isInteger(x))) {
-      throw new Error(`--${name} must be ${integer ? 'an integer ' : ''}${min}…${max}; got "${values[name]}"`)
+      throw new UsageError(`--${name} must be ${integer ? 'an integer ' : ''}${min}…${max}; got "${values[name]}"`)
     }
     opts[name] = x
   }
@@ -90,9 +91,9 @@ function parseOptions (argv) {
   if (values.paths !== undefined) {
     opts.paths = values.paths.split(',').map(s => s.trim()).filter(Boolean)
     for (const key of opts.paths) {
-      if (!PATHS.some(p => p.key === key)) throw new Error(`--paths: unknown path "${key}"; paths are ${PATHS.map(p => p.key).join(', ')}`)
+      if (!PATHS.some(p => p.key === key)) throw new UsageError(`--paths: unknown path "${key}"; paths are ${PATHS.map(p => p.key).join(', ')}`)
     }
-    if (!opts.paths.length) throw new Error('--paths: name at least one path')
+    if (!opts.paths.length) throw new UsageError('--paths: name at least one path')
   }
   return opts
 }
@@ -124,16 +125,16 @@ function plan (opts) {
 
 const log = msg => process.stderr.write(`${msg}\n`)
 
-async function main () {
-  const opts = parseOptions(process.argv.slice(2))
+async function main (argv) {
+  const opts = parseOptions(argv)
   if (opts.help) {
     console.log(HELP)
     return
   }
   const why = unavailableReason()
-  if (why) throw new Error(why)
+  if (why) throw new LinkUnavailableError(why)
   if (opts.paths.includes('python') && !quietly(() => execFileSync('python3', ['--version']), null)) {
-    throw new Error('the Python forwarder needs python3; or leave it out: --paths veth,c')
+    throw new UserError('the Python forwarder needs python3; or leave it out: --paths veth,c', { status: 503 })
   }
   const record = { provenance: provenance(), options: { ...opts, help: undefined }, goals: GOALS }
   log(`bench:link: ${opts.paths.length} paths × ${plan(opts).length} measurements × ${opts.repeats} (${opts.warmup} s + ${opts.duration} s each), about ${estimateMinutes(opts)} min`)
@@ -146,9 +147,9 @@ async function main () {
     return closing
   }
   const onSignal = signal => {
-    if (closing) process.exit(130)
+    if (closing) process.exit(signalExitCode(signal))
     log(`\nbench:link: ${signal}, cleaning up`)
-    closeAll().finally(() => process.exit(130))
+    closeAll().finally(() => process.exit(signalExitCode(signal)))
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
@@ -208,7 +209,4 @@ async function main () {
   console.log(formatTables({ paths, summary, rates: RATES, delayMs: opts.delay }))
 }
 
-main().catch(err => {
-  console.error(`bench:link: ${err.message}`)
-  process.exit(1)
-})
+module.exports = { main, parseOptions }

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // npm run bench:server: h2load against every lane, in one run, so that the
@@ -11,6 +10,8 @@ const { h2load, checkH2load } = require('../../load/tools/h2load')
 const { canTrackPeak, rss, peakRss, resetPeak } = require('../../harness/memory')
 const { LANES } = require('../../server/lanes')
 const { quantile } = require('../../client/js/stats')
+const { UsageError } = require('../../common/errors')
+const { usage } = require('../../common/cli')
 
 const MIB = 1024 * 1024
 // Issue #2's goals for 200 × 16 MiB: server RSS rise while the requests wait
@@ -34,7 +35,7 @@ Options:
   -h, --help         show this help`
 
 function parseOptions (argv) {
-  const { values } = parseArgs({
+  const { values } = usage(() => parseArgs({
     args: argv,
     options: {
       lanes: { type: 'string', default: LANES.map(l => l.name).join(',') },
@@ -45,15 +46,15 @@ function parseOptions (argv) {
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false }
     }
-  })
+  }))
   const lanes = values.lanes.split(',').map(s => s.trim()).filter(Boolean)
   for (const name of lanes) {
-    if (!LANES.some(l => l.name === name)) throw new Error(`--lanes: unknown lane "${name}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
+    if (!LANES.some(l => l.name === name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
   }
   const duration = Number(values.duration)
-  if (!(duration >= 1 && duration <= 600)) throw new Error(`--duration must be 1…600 seconds; got "${values.duration}"`)
+  if (!(duration >= 1 && duration <= 600)) throw new UsageError(`--duration must be 1…600 seconds; got "${values.duration}"`)
   const inFlight = Number(values['in-flight'])
-  if (!Number.isInteger(inFlight) || inFlight < 1 || inFlight > 100) throw new Error(`--in-flight must be an integer 1…100; got "${values['in-flight']}"`)
+  if (!Number.isInteger(inFlight) || inFlight < 1 || inFlight > 100) throw new UsageError(`--in-flight must be an integer 1…100; got "${values['in-flight']}"`)
   return {
     lanes,
     duration: values.smoke ? 1 : duration,
@@ -235,13 +236,6 @@ async function main (argv) {
   } finally {
     server.child.disconnect()
   }
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).catch(err => {
-    console.error(`bench:server: ${err.message}`)
-    process.exitCode = 1
-  })
 }
 
 module.exports = { main, parseOptions }

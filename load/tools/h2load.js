@@ -7,6 +7,7 @@
 // Also npm run bench:server's own runs of it (h2load(), checkH2load(), for
 // bench/server-bench/server-bench.js): its command line and figures, not
 // h2bench load's (see h2load()).
+const { UserError } = require('../../common/errors')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -46,7 +47,7 @@ function checkH2load () {
   try {
     return execFileSync('h2load', ['--version']).toString().trim().split('\n')[0]
   } catch {
-    throw new Error(INSTALL_HINT)
+    throw new UserError(INSTALL_HINT, { status: 503, code: 'H2B_TOOL_MISSING' })
   }
 }
 

@@ -20,14 +20,14 @@ function run (script, args, { env = process.env, until = null, signal = null, af
     const check = () => {
       if (until && signal && until.test(stdout + stderr)) {
         until = null
-        child.kill(signal)
+        setTimeout(() => child.kill(signal), 300) // its last line written, then its handlers set
       }
     }
     if (afterMs !== null) setTimeout(() => child.kill(signal), afterMs)
     child.stdout.on('data', d => { stdout += d; check() })
     child.stderr.on('data', d => { stderr += d; check() })
     child.on('error', reject)
-    child.on('close', code => resolve({ code, stdout, stderr, lines: stderr.trim().split('\n').filter(l => l && !/Deprecation|trace-deprecation|WARNING/.test(l)) }))
+    child.on('close', (code, sig) => resolve({ code, sig, stdout, stderr, lines: stderr.trim().split('\n').filter(l => l && !/Deprecation|trace-deprecation|WARNING/.test(l)) }))
   })
 }
 
@@ -45,7 +45,11 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-run.js', ['--bogus'], /^h2bench-run: Unknown option '--bogus'/],
       ['h2bench-run.js', ['no-such-experiment'], /^h2bench-run: unknown experiment "no-such-experiment"/],
       ['h2bench-link.js', ['rtt=fast'], /^h2bench-link: rtt: "fast" is not a time/],
-      ['h2bench-link.js', [], /^h2bench-link: a link spec or preset is required/]
+      ['h2bench-link.js', [], /^h2bench-link: a link spec or preset is required/],
+      ['h2bench-server-bench.js', ['--duration', '0'], /^bench:server: --duration must be 1…600 seconds; got "0"$/],
+      ['h2bench-server-bench.js', ['--bogus'], /^bench:server: Unknown option '--bogus'/],
+      ['h2bench-link-bench.js', ['--paths', 'zz'], /^bench:link: --paths: unknown path "zz"/],
+      ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/]
     ]
     for (const [script, args, message] of cases) {
       const r = await run(script, args)
@@ -65,7 +69,9 @@ describe('exit codes of every command line (bin/)', function () {
       const cases = [
         ['h2bench.js', ['--port', '0', '--h1-port', String(port), '--certs-dir', path.join(tmp, 'certs')], {}, /^h2bench: port \d+ is in use \(lane h1\)/],
         ['h2bench-load.js', ['--lanes', 'h1', '--tool', 'h1=ab', '-n', '10', '-c', '2'], { PATH: empty }, /^h2bench load: ab is not installed/],
-        ['h2bench-run.js', ['delay', '--smoke', '--out', path.join(tmp, 'run')], { CHROME_PATH: '/nonexistent/chrome' }, /^h2bench-run: no Chrome or Chromium found/]
+        ['h2bench-run.js', ['delay', '--smoke', '--out', path.join(tmp, 'run')], { CHROME_PATH: '/nonexistent/chrome' }, /^h2bench-run: no Chrome or Chromium found/],
+        ['h2bench-server-bench.js', ['--smoke'], { PATH: empty }, /^bench:server: h2load is not installed/],
+        ['h2bench-link-bench.js', ['--smoke', '--paths', 'python'], { PATH: empty }, /^bench:link: /]
       ]
       if (!unavailableReason()) {
         cases.push(['h2bench-link.js', ['none', '--', 'true'], { H2BENCH_CERTS_DIR: '/dev/null/certs' }, /^h2bench-link: .*\/dev\/null\/certs/])

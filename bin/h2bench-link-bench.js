@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run bench:link: the packet-level link's forwarder against the kernel's path and a Python one (bench/link-bench/).
+const { runCli } = require('../common/cli')
+const { main } = require('../bench/link-bench/link-bench')
+
+runCli('bench:link', main)
