@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // npm run limits: how large a page batch each lane and the local Chromium
@@ -10,6 +9,8 @@
 // (README, "Limits").
 const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
+const { UserError, UsageError } = require('../../common/errors')
+const { usage } = require('../../common/cli')
 const { LANES, laneByName } = require('../../server/lanes')
 const { startLanes } = require('../../harness/start-lanes')
 const { watchNetErrors } = require('../../harness/net-errors')
@@ -46,12 +47,12 @@ function parseArgs (argv) {
     else if (a === '--smoke') opts.ladder = SMOKE
     else if (a === '--lanes') {
       opts.lanes = String(argv[++i] || '').split(',').filter(Boolean)
-      for (const l of opts.lanes) laneByName(l)
+      for (const l of opts.lanes) usage(() => laneByName(l))
     } else if (a === '--only') {
       const m = /^(\d+)x(\d+)(b|kb|mb)?$/i.exec(argv[++i] || '')
-      if (!m) throw new Error('--only takes N×size as Nxsize, e.g. 300x16mb')
+      if (!m) throw new UsageError('--only takes N×size as Nxsize, e.g. 300x16mb')
       only.push([Number(m[1]), Number(m[2]) * { b: 1, kb: 1024, mb: MIB }[(m[3] || 'b').toLowerCase()]])
-    } else throw new Error(`unknown option ${a}; see --help`)
+    } else throw new UsageError(`unknown option ${a}; see --help`)
   }
   if (only.length) opts.ladder = only
   return opts
@@ -130,7 +131,7 @@ async function rung (page, userDataDir, lane, [requests, size]) {
 async function main (argv) {
   const opts = parseArgs(argv)
   if (opts.help) return console.log(HELP)
-  if (!findChrome()) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
+  if (!findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   const { running, tls } = await startLanes(opts.lanes)
   const rows = []
   try {
@@ -168,11 +169,4 @@ async function main (argv) {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).catch(err => {
-    console.error(`h2bench limits: ${err.message}`)
-    process.exitCode = 1
-  })
-}
-
-module.exports = { parseArgs, LADDER }
+module.exports = { main, parseArgs, LADDER }

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // The README's picture of what the packet-level link changes: the same batch
@@ -15,7 +14,7 @@
 // ImageMagick's convert works, else docs/waterfall-devtools-regular-3g.png and
 // docs/waterfall-link-regular-3g.png. Prints the medians of both runs.
 //
-//   node bench/link-screenshots.js [--out DIR]   (needs root or a user namespace, Linux, Chromium)
+//   node bin/h2bench-link-screenshots.js [--out DIR]   (needs root or a user namespace, Linux, Chromium)
 
 const { execFileSync, spawn } = require('node:child_process')
 const fs = require('node:fs')
@@ -29,6 +28,7 @@ const { parseConfig } = require('../../server/config')
 const { generateCertificate, spkiHash } = require('../../server/certs')
 const { startLinkSession } = require('../../harness/link-session')
 const { unavailableReason } = require('../../link/namespace')
+const { UserError, UsageError } = require('../../common/errors')
 
 const PRESET = 'Regular 3G'
 const WORKLOAD = { requests: 30, size: '100kb', delay: 10, repeats: 1, lanes: ['h1', 'h2n'] }
@@ -39,16 +39,17 @@ const FILES = {
   both: 'link-vs-devtools.png'
 }
 
+const USAGE = 'node bin/h2bench-link-screenshots.js [--out DIR]'
+
 function parseArgs (argv) {
   const opts = { out: path.join(__dirname, '..', '..', 'docs'), devtoolsChild: null }
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--out' && argv[i + 1]) opts.out = path.resolve(argv[++i])
     else if (argv[i] === '--devtools-child' && argv[i + 1]) opts.devtoolsChild = path.resolve(argv[++i])
     else if (argv[i] === '--help' || argv[i] === '-h') {
-      process.stdout.write('usage: node bench/link-screenshots.js [--out DIR]\n')
-      process.exit(0)
+      opts.help = true
     } else {
-      throw new Error(`unknown argument "${argv[i]}"; usage: node bench/link-screenshots.js [--out DIR]`)
+      throw new UsageError(`unknown argument "${argv[i]}"; usage: ${USAGE}`)
     }
   }
   return opts
@@ -141,8 +142,8 @@ async function devtoolsRun (file) {
 // coming and going (any link's TUN devices, on a busy machine) makes Chromium
 // fail the requests in flight with net::ERR_NETWORK_CHANGED. This script again,
 // with --devtools-child; its last stdout line is the JSON of the shot.
-function isolatedDevtoolsRun (file) {
-  const args = ['--net', '--', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, __filename, '--devtools-child', file]
+function isolatedDevtoolsRun (file, entry) {
+  const args = ['--net', '--', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, entry, '--devtools-child', file]
   return new Promise((resolve, reject) => {
     const child = spawn('unshare', args, { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
@@ -195,22 +196,27 @@ function sideBySide (a, b, out) {
   }
 }
 
-async function main () {
-  const opts = parseArgs(process.argv.slice(2))
+// `entry`: the script that was started (bin/h2bench-link-screenshots.js), started again for the DevTools run.
+async function main (argv, { entry }) {
+  const opts = parseArgs(argv)
+  if (opts.help) {
+    process.stdout.write(`usage: ${USAGE}\n`)
+    return 0
+  }
   if (opts.devtoolsChild) {
     const { medians, connecting } = await devtoolsRun(opts.devtoolsChild)
     process.stdout.write(JSON.stringify({ medians, connecting }) + '\n')
     return
   }
   const why = unavailableReason() || (findChrome() ? null : `no Chrome or Chromium found: ${INSTALL_HINT}`)
-  if (why) throw new Error(`cannot make the screenshots: ${why}`)
+  if (why) throw new UserError(`cannot make the screenshots: ${why}`, { status: 503 })
   fs.mkdirSync(opts.out, { recursive: true })
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-shots-'))
   try {
     const shots = {}
     for (const [name, run] of [['devtools', isolatedDevtoolsRun], ['link', linkRun]]) {
       process.stdout.write(`${name}: ${WORKLOAD.requests} × ${WORKLOAD.size}, delay ${WORKLOAD.delay} ms, lanes ${WORKLOAD.lanes.join(', ')} under ${PRESET}…\n`)
-      shots[name] = await run(path.join(tmp, FILES[name]))
+      shots[name] = await run(path.join(tmp, FILES[name]), entry)
     }
     process.stdout.write(`\nmedians (ms), ${WORKLOAD.requests} × 100 KB, ${PRESET}:\n`)
     process.stdout.write(`  ${'lane'.padEnd(5)} ${'DevTools'.padStart(9)} ${'link'.padStart(9)}   requests that opened a connection (DevTools, link)\n`)
@@ -236,11 +242,4 @@ async function main () {
   }
 }
 
-if (require.main === module) {
-  main().catch(err => {
-    process.stderr.write(`link-screenshots: ${err.message}\n`)
-    process.exitCode = 1
-  })
-}
-
-module.exports = { WORKLOAD, PRESET }
+module.exports = { main, WORKLOAD, PRESET }

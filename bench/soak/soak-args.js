@@ -1,6 +1,7 @@
 'use strict'
 
 // The soak's command line: its options, their checks and --help.
+const { UsageError } = require('../../common/errors')
 const { parseArgs } = require('node:util')
 const { LANES } = require('../../server/lanes')
 const { RSS_TOLERANCE, FD_RANGE } = require('./soak-trend')
@@ -47,7 +48,6 @@ Options:
 Progress goes to stderr, one line per sample. Needs Linux (/proc) and Chrome or
 Chromium: CHROME_PATH, or the usual install paths.`
 
-class UsageError extends Error {}
 
 function numberIn (name, raw, min, max, what) {
   const n = Number(raw)
@@ -107,4 +107,4 @@ function parseSoakArgs (argv) {
   }
 }
 
-module.exports = { parseSoakArgs, UsageError, HELP }
+module.exports = { parseSoakArgs, HELP }

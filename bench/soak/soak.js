@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // npm run soak: mixed page batches against every lane, continuously, in
@@ -9,21 +8,16 @@
 // soak-workload.js; the samples: soak-samples.js; the result:
 // soak-result.js); what it prints and writes: soak-report.js.
 const path = require('node:path')
-const { parseSoakArgs, UsageError, HELP } = require('./soak-args')
+const { parseSoakArgs, HELP } = require('./soak-args')
+const { signalExitCode } = require('../../common/cli')
 const { WORKLOADS } = require('./soak-workload')
 const { soak } = require('./soak-run')
 const { SIGNALS } = require('./soak-result')
 const { formatReport, writeOutputs } = require('./soak-report')
 
+// → the exit code (common/cli.js): 0 pass, 1 fail, 128 + n when signal n interrupted it.
 async function main (argv) {
-  let opts
-  try {
-    opts = parseSoakArgs(argv)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    process.stderr.write(`soak: ${err.message}\n`)
-    return 2
-  }
+  const opts = parseSoakArgs(argv) // UsageError: one line, exit 2
   if (opts.help) {
     process.stdout.write(HELP + '\n')
     return 0
@@ -41,7 +35,7 @@ async function main (argv) {
     if (signalled) {
       if (Date.now() - signalledAt < 1000) return
       log(`${signal} again: ending without a report`)
-      process.exit(130)
+      process.exit(signalExitCode(signal))
     }
     signalled = signal
     signalledAt = Date.now()
@@ -62,15 +56,8 @@ async function main (argv) {
     const files = writeOutputs(dir, result)
     log(`wrote ${path.relative(process.cwd(), dir) || '.'}/{${files.join(',')}}`)
   }
-  if (result.interrupted) return 130
+  if (result.interrupted) return signalExitCode(result.interrupted)
   return result.verdict.pass ? 0 : 1
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(code => { process.exitCode = code }, err => {
-    process.stderr.write(`soak: ${err.message}\n`)
-    process.exitCode = 1
-  })
-}
-
-module.exports = { main, parseSoakArgs, UsageError, WORKLOADS, HELP }
+module.exports = { main, parseSoakArgs, WORKLOADS, HELP }

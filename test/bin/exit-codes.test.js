@@ -49,7 +49,11 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-server-bench.js', ['--duration', '0'], /^bench:server: --duration must be 1…600 seconds; got "0"$/],
       ['h2bench-server-bench.js', ['--bogus'], /^bench:server: Unknown option '--bogus'/],
       ['h2bench-link-bench.js', ['--paths', 'zz'], /^bench:link: --paths: unknown path "zz"/],
-      ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/]
+      ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/],
+      ['h2bench-soak.js', ['--minutes', '0'], /^soak: --minutes must be/],
+      ['h2bench-limits.js', ['--only', '3'], /^h2bench limits: --only takes N×size as Nxsize/],
+      ['h2bench-limits.js', ['--lanes', 'h9'], /^h2bench limits: unknown lane "h9"/],
+      ['h2bench-link-screenshots.js', ['--bogus'], /^link-screenshots: unknown argument "--bogus"/]
     ]
     for (const [script, args, message] of cases) {
       const r = await run(script, args)
@@ -71,7 +75,8 @@ describe('exit codes of every command line (bin/)', function () {
         ['h2bench-load.js', ['--lanes', 'h1', '--tool', 'h1=ab', '-n', '10', '-c', '2'], { PATH: empty }, /^h2bench load: ab is not installed/],
         ['h2bench-run.js', ['delay', '--smoke', '--out', path.join(tmp, 'run')], { CHROME_PATH: '/nonexistent/chrome' }, /^h2bench-run: no Chrome or Chromium found/],
         ['h2bench-server-bench.js', ['--smoke'], { PATH: empty }, /^bench:server: h2load is not installed/],
-        ['h2bench-link-bench.js', ['--smoke', '--paths', 'python'], { PATH: empty }, /^bench:link: /]
+        ['h2bench-link-bench.js', ['--smoke', '--paths', 'python'], { PATH: empty }, /^bench:link: /],
+        ['h2bench-limits.js', ['--smoke'], { CHROME_PATH: '/nonexistent/chrome' }, /^h2bench limits: no Chrome or Chromium found/]
       ]
       if (!unavailableReason()) {
         cases.push(['h2bench-link.js', ['none', '--', 'true'], { H2BENCH_CERTS_DIR: '/dev/null/certs' }, /^h2bench-link: .*\/dev\/null\/certs/])
