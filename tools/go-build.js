@@ -96,7 +96,7 @@ function goBuilder (program) {
   return ensure
 }
 
-// `node tools/<name>/build.js [--optional]`: build it now (saying so first
+// `node bin/h2bench-build.js <name> [--optional]`: build it now (saying so first
 // when it is not built yet), say where and how long it took. --optional
 // (npm install's postinstall): a failure is a warning naming `without`,
 // what still works, and the install goes on.

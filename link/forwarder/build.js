@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // Builds the forwarder (forwarder.c, one file, the C standard library only)
@@ -51,15 +50,6 @@ function ensureForwarder () {
   }
   fs.renameSync(tmp, out) // atomic: a second build at the same time is harmless
   return out
-}
-
-if (require.main === module) {
-  try {
-    console.log(`h2bench forwarder: ${ensureForwarder()}`)
-  } catch (err) {
-    // An install must not fail for want of a compiler: only the link needs it.
-    console.warn(`h2bench: ${err.message}; everything but the packet-level link works without it`)
-  }
 }
 
 module.exports = { ensureForwarder, findCompiler }

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 'use strict'
 
 // Builds oha (h2bench load's HTTP/3 load client, load/tools/oha.js) with
@@ -65,15 +64,6 @@ function ensureOha () {
     pending.catch(() => { pending = null })
   }
   return pending
-}
-
-if (require.main === module) {
-  const t0 = Date.now()
-  if (!process.env.OHA_PATH && !fs.existsSync(BUILT)) console.log(`oha: building ${OHA_VERSION} with cargo (once; about 5 minutes)…`)
-  ensureOha().then(out => console.log(`oha: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`), err => {
-    console.error(`oha: ${err.message}`)
-    process.exitCode = 1
-  })
 }
 
 module.exports = { ensureOha, ohaPath, findCargo, OHA_VERSION }
