@@ -25,15 +25,16 @@ function errorLine (command, err) {
   return `${command}: ${isUserError(err) ? err.message : (err && err.stack) || err}`
 }
 
-// Runs `main(argv, { entry })` of a command started from bin/: its resolved
-// number is the exit code; a throw is reported by the convention above.
+// Runs `main(argv, { entry })` of a command started from bin/: the number it
+// resolves is the exit code (anything else, 0); a throw is reported by the
+// convention above.
 // `entry` is the script that was started, for a command that starts itself
 // again (in a private network namespace).
 function runCli (command, main, { argv = process.argv.slice(2), entry = process.argv[1] } = {}) {
   return Promise.resolve()
     .then(() => main(argv, { entry }))
     .then(code => {
-      process.exitCode = code || 0
+      process.exitCode = Number.isInteger(code) ? code : 0
     }, err => {
       process.stderr.write(errorLine(command, err) + '\n')
       process.exitCode = exitCodeOf(err)

@@ -3,9 +3,7 @@
 // h2bench load [options] (bin/h2bench-load.js, or `h2bench load`): the lanes
 // under the standard load tools, side by side (load/load.js does the work,
 // load/table.js prints it).
-const os = require('node:os')
 const { parseArgs } = require('node:util')
-const { version } = require('../package.json')
 const { LANES, laneByName } = require('../server/lanes')
 const { parseSize } = require('../server/payload')
 const { InputError } = require('../common/errors')
@@ -14,6 +12,7 @@ const { parseLinkSpec } = require('../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
 const { buildThenRerun } = require('../harness/build-then-rerun')
+const { environmentRecord } = require('../harness/provenance')
 const { TOOLS, DEFAULT_TOOL, toolFor } = require('./tools')
 const { LOAD_PRESETS, loadPreset } = require('./presets')
 const { runLoad } = require('./load')
@@ -234,11 +233,12 @@ async function main (argv, { entry } = {}) {
   }
   if (opts.preset) log(`preset ${opts.preset.name}: ${opts.preset.source}; ${opts.preset.linkWhy}`)
   const result = await runLoad(opts, { log })
+  const machine = environmentRecord()
   const report = {
-    h2bench: version,
+    h2bench: machine.h2bench,
     date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
+    node: machine.node,
+    cpus: machine.cpus,
     preset: opts.preset ? opts.preset.name : null,
     workload: opts.workload,
     tools: result.plan,

@@ -16,7 +16,14 @@
 // Here: what the three parsers share (TraceError, its message, counting)
 // and formatTrace, the printed lines of any of their summaries.
 
-class TraceError extends Error {}
+const { UserError } = require('../common/errors')
+
+// A tool's verbose output or a qlog folder that cannot be read as one: the run failed (exit 1), the message says why.
+class TraceError extends UserError {
+  constructor (message, options = {}) {
+    super(message, { status: 500, code: 'H2B_TRACE', ...options })
+  }
+}
 
 function fail (tool, what, text) {
   const hint = typeof text === 'string' ? lastLines(text) : ''

@@ -13,7 +13,7 @@ const { parseArgs } = require('node:util')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { UserError, UsageError } = require('../../common/errors')
 const { usage, signalExitCode } = require('../../common/cli')
-const { gitCommit, quietly } = require('../../harness/provenance')
+const { gitCommit, quietly, environmentRecord } = require('../../harness/provenance')
 const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
 const { summarise, formatTables } = require('./report')
@@ -99,15 +99,12 @@ function parseOptions (argv) {
 }
 
 function provenance () {
-  const cpuinfo = quietly(() => fs.readFileSync('/proc/cpuinfo', 'utf8'), '')
-  const model = (/^model name\s*:\s*(.*)$/m.exec(cpuinfo) || [])[1] || os.cpus()[0]?.model || 'unknown'
+  const commit = gitCommit()
   return {
     date: new Date().toISOString(),
-    commit: gitCommit(),
+    ...environmentRecord({ commit }),
+    commit,
     kernel: `${os.type()} ${os.release()}`,
-    cpu: model,
-    cpus: os.cpus().length,
-    node: process.version,
     python: quietly(() => execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim(), null),
     loadAverage: os.loadavg().map(x => Number(x.toFixed(2)))
   }

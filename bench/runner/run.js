@@ -4,7 +4,6 @@
 // Chrome/Chromium. Command line: bench/run-args.js; outputs: bench/report.js;
 // results.json schema: docs/runner.md.
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { parseRunArgs, HELP } = require('./run-args')
 const { select } = require('../experiments')
@@ -19,7 +18,7 @@ const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
 const { startLanes, startLanesBehindLink, ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
-const { quietly, chromiumVersion, gitCommit } = require('../../harness/provenance')
+const { quietly, chromiumVersion, gitCommit, environmentRecord } = require('../../harness/provenance')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { UserError } = require('../../common/errors')
 const { signalExitCode } = require('../../common/cli')
@@ -27,6 +26,7 @@ const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harnes
 const { buildThenRerun } = require('../../harness/build-then-rerun')
 
 const ROOT = path.join(__dirname, '..', '..')
+const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 const { runTtfbCell } = require('../cells/h3-ttfb')
 const { runHolCell } = require('../cells/h3-hol')
 const RUNNERS = {
@@ -52,19 +52,19 @@ function runsIn (experiment, browser, network, browsers) {
 }
 
 function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge }) {
-  const cpus = os.cpus()
+  const machine = environmentRecord({ commit })
   return {
-    node: process.version,
+    node: machine.node,
     chromium: browser,
     firefox: firefox || null,
     browsers: opts.browsers,
     userAgent,
-    playwrightCore: quietly(() => require('playwright-core/package.json').version, null),
-    h2bench: `${require('../../package.json').version}${commit ? ` ${commit}` : ''}`,
-    cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
-    cpus: cpus.length,
-    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    playwrightCore: quietly(() => PLAYWRIGHT_CORE.version, null),
+    h2bench: machine.h2bench,
+    cpu: machine.cpu,
+    cpus: machine.cpus,
+    memoryGiB: machine.memoryGiB,
+    os: machine.os,
     date: startedAt.toISOString(),
     durationSeconds: Math.round((finishedAt - startedAt) / 1000),
     lanes: opts.lanes,

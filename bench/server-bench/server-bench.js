@@ -2,12 +2,12 @@
 
 // npm run bench:server: h2load against every lane, in one run, so that the
 // ratios between lanes are measured under the same conditions.
-const os = require('node:os')
 const path = require('node:path')
 const { fork } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { h2load, checkH2load } = require('../../load/tools/h2load')
 const { canTrackPeak, rss, peakRss, resetPeak } = require('../../harness/memory')
+const { environmentRecord } = require('../../harness/provenance')
 const { LANES } = require('../../server/lanes')
 const { quantile } = require('../../client/js/stats')
 const { UsageError } = require('../../common/errors')
@@ -186,7 +186,7 @@ function table (header, rows) {
 
 function printReport ({ environment, settings, throughput: rows, memory: mem }) {
   console.log(`h2bench server benchmark, ${environment.date}`)
-  console.log(`System: Node ${environment.node}, ${environment.h2load}, ${environment.cpu} × ${environment.cores}, ${environment.os}`)
+  console.log(`System: Node ${environment.node}, ${environment.h2load}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`)
   console.log(`\nThroughput: ${settings.inFlight} requests in flight (h1: -c ${settings.inFlight} -m 1; h2 lanes: -c 1 -m ${settings.inFlight}), ` +
     `${settings.duration} s per cell after 1 s warm-up, h2load -t 1`)
   console.log(table(['body', 'lane', 'req/s', 'MB/s', 'p50 ms', 'p90 ms', 'p99 ms', 'failed', 'peak RSS MiB', '× h1'],
@@ -205,14 +205,7 @@ function printReport ({ environment, settings, throughput: rows, memory: mem }) 
 async function main (argv) {
   const opts = parseOptions(argv)
   if (opts.help) return console.log(HELP)
-  const environment = {
-    date: new Date().toISOString(),
-    node: process.version,
-    h2load: checkH2load(),
-    cpu: os.cpus()[0]?.model.trim() || 'unknown CPU',
-    cores: os.cpus().length,
-    os: `${os.type()} ${os.release()}`
-  }
+  const environment = { date: new Date().toISOString(), ...environmentRecord(), h2load: checkH2load() }
   const server = await startServer(opts.lanes)
   try {
     if (!canTrackPeak(server.child.pid)) throw new Error('peak RSS needs Linux /proc/<pid>/clear_refs')

@@ -3,7 +3,7 @@
 // What a soak returns, results.json: its environment and settings, the
 // samples, buckets and runs, the totals and failures, the trend and the
 // verdict.
-const os = require('node:os')
+const { environmentRecord } = require('../../harness/provenance')
 const { analyze, verdict, RSS_TOLERANCE, FD_RANGE } = require('./soak-trend')
 const { buckets } = require('./soak-buckets')
 const { WORKLOADS, RUN_TIMEOUT_MS } = require('./soak-workload')
@@ -30,21 +30,21 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
   const v = verdict(trend, { failed: state.totals.failed, browserFailed, serverExit: state.serverExit })
   if (state.stopping && !interrupted && state.stopping !== 'server exit') v.reasons.push(`the load stopped early: ${state.stopping}`)
   if (state.stopping && !interrupted && state.stopping !== 'server exit') v.pass = false
-  const cpus = os.cpus()
+  const machine = environmentRecord({ commit })
   const bucketSeconds = plannedSeconds >= 120 ? 60 : Math.max(opts.intervalSeconds, Math.ceil(plannedSeconds / 5))
   return {
     tool: 'h2bench soak',
     environment: {
       date: startedAt.toISOString(),
       finished: finishedAt.toISOString(),
-      node: process.version,
+      node: machine.node,
       chromium,
       userAgent,
-      h2bench: `${require('../../package.json').version}${commit ? ` ${commit}` : ''}`,
-      cpu: cpus.length ? cpus[0].model.trim() : 'unknown',
-      cpus: cpus.length,
-      memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-      os: `${os.type()} ${os.release()} ${os.arch()}`,
+      h2bench: machine.h2bench,
+      cpu: machine.cpu,
+      cpus: machine.cpus,
+      memoryGiB: machine.memoryGiB,
+      os: machine.os,
       command: `npm run soak -- ${opts.argv.join(' ')}`.trim()
     },
     settings: {

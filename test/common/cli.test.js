@@ -54,6 +54,8 @@ describe('common/errors.js and common/cli.js: one error family, one exit-code co
       assert.equal(process.exitCode, 7)
       await runCli('cmd', () => {}, { argv: [] })
       assert.equal(process.exitCode, 0)
+      await runCli('cmd', async () => ({ rows: [] }), { argv: [] })
+      assert.equal(process.exitCode, 0, 'a main that resolves its result, not a code')
       await runCli('cmd', () => { throw new UsageError('unknown flag --x') }, { argv: [] })
       assert.equal(process.exitCode, 2)
       await runCli('cmd', async () => { throw new UserError('no Chrome', { status: 503 }) }, { argv: [] })
