@@ -4,7 +4,7 @@
 // under the standard load tools, side by side (load/load.js does the work,
 // load/table.js prints it).
 const { parseArgs } = require('node:util')
-const { LANES, laneByName } = require('../server/lanes')
+const { LANES, laneByName, laneNamesFrom } = require('../server/lanes')
 const { parseSize } = require('../server/payload')
 const { InputError } = require('../common/errors')
 const { signalExitCode } = require('../common/cli')
@@ -155,12 +155,7 @@ function parseLoadArgs (argv) {
     fail(`-n ${workload.requests} is fewer than -c ${workload.connections}: every connection needs at least one request; give -n ≥ ${workload.connections}`)
   }
   let lanes = null
-  if (v.lanes !== undefined) {
-    lanes = v.lanes.split(',').map(s => s.trim()).filter(Boolean)
-    if (!lanes.length) fail('--lanes is empty; give lane names, e.g. --lanes h1,h2')
-    for (const n of lanes) if (!LANES.some(l => l.name === n)) fail(`--lanes: unknown lane "${n}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
-    lanes = [...new Set(lanes)]
-  }
+  if (v.lanes !== undefined) lanes = laneNamesFrom(v.lanes)
   if (lanes && v.url) fail('--lanes and --url: give one of them (--url names running lanes)')
   let links = preset ? preset.links : [null]
   if (v.link !== undefined) {

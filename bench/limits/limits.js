@@ -10,8 +10,7 @@
 const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { UserError, UsageError } = require('../../common/errors')
-const { usage } = require('../../common/cli')
-const { LANES, laneByName } = require('../../server/lanes')
+const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { startLanes } = require('../../harness/start-lanes')
 const { watchNetErrors } = require('../../harness/net-errors')
 
@@ -46,8 +45,7 @@ function parseArgs (argv) {
     else if (a === '--json') opts.json = true
     else if (a === '--smoke') opts.ladder = SMOKE
     else if (a === '--lanes') {
-      opts.lanes = String(argv[++i] || '').split(',').filter(Boolean)
-      for (const l of opts.lanes) usage(() => laneByName(l))
+      opts.lanes = laneNamesFrom(argv[++i] || '')
     } else if (a === '--only') {
       const m = /^(\d+)x(\d+)(b|kb|mb)?$/i.exec(argv[++i] || '')
       if (!m) throw new UsageError('--only takes N×size as Nxsize, e.g. 300x16mb')

@@ -3,7 +3,7 @@
 // Command line of `npm run bench` (bench/run.js): parsed and checked here so
 // that a mistake gets one line naming the flag and what is allowed.
 const { parseArgs } = require('node:util')
-const { LANES } = require('../../server/lanes')
+const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('./budget')
 const { UsageError } = require('../../common/errors')
@@ -97,11 +97,7 @@ function parseRunArgs (argv) {
   for (const id of positionals) {
     if (id !== 'all' && !IDS.includes(id)) throw new UsageError(`unknown experiment "${id}"; experiments are ${IDS.join(', ')}, or all`)
   }
-  const lanes = values.lanes.split(',').map(s => s.trim()).filter(Boolean)
-  if (!lanes.length) throw new UsageError(`--lanes needs at least one of ${LANE_NAMES.join(', ')}`)
-  for (const name of lanes) {
-    if (!LANE_NAMES.includes(name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANE_NAMES.join(', ')}`)
-  }
+  const lanes = laneNamesFrom(values.lanes)
   if (!NETWORKS[values.network]) {
     throw new UsageError(`--network must be devtools, link or both; got "${values.network}"`)
   }

@@ -8,7 +8,7 @@ const { parseArgs } = require('node:util')
 const { h2load, checkH2load } = require('../../load/tools/h2load')
 const { canTrackPeak, rss, peakRss, resetPeak } = require('../../harness/memory')
 const { environmentRecord } = require('../../harness/provenance')
-const { LANES } = require('../../server/lanes')
+const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { quantile } = require('../../client/js/stats')
 const { UsageError } = require('../../common/errors')
 const { usage } = require('../../common/cli')
@@ -47,10 +47,7 @@ function parseOptions (argv) {
       help: { type: 'boolean', short: 'h', default: false }
     }
   }))
-  const lanes = values.lanes.split(',').map(s => s.trim()).filter(Boolean)
-  for (const name of lanes) {
-    if (!LANES.some(l => l.name === name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANES.map(l => l.name).join(', ')}`)
-  }
+  const lanes = laneNamesFrom(values.lanes)
   const duration = Number(values.duration)
   if (!(duration >= 1 && duration <= 600)) throw new UsageError(`--duration must be 1…600 seconds; got "${values.duration}"`)
   const inFlight = Number(values['in-flight'])

@@ -3,7 +3,7 @@
 // The soak's command line: its options, their checks and --help.
 const { UsageError } = require('../../common/errors')
 const { parseArgs } = require('node:util')
-const { LANES } = require('../../server/lanes')
+const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { RSS_TOLERANCE, FD_RANGE } = require('./soak-trend')
 const { WORKLOADS } = require('./soak-workload')
 
@@ -90,11 +90,7 @@ function parseSoakArgs (argv) {
   const interval = values.smoke ? SMOKE.interval
     : values.interval === undefined ? DEFAULT_INTERVAL : numberIn('interval', values.interval, 0.5, 300, 'a number of seconds from 0.5 to 300')
   if (interval > minutes * 60) throw new UsageError(`--interval (${interval} s) must be shorter than the run (--minutes ${minutes} = ${minutes * 60} s)`)
-  const lanes = values.lanes.split(',').map(s => s.trim()).filter(Boolean)
-  if (!lanes.length) throw new UsageError(`--lanes needs at least one of ${LANE_NAMES.join(', ')}`)
-  for (const name of lanes) {
-    if (!LANE_NAMES.includes(name)) throw new UsageError(`--lanes: unknown lane "${name}"; lanes are ${LANE_NAMES.join(', ')}`)
-  }
+  const lanes = laneNamesFrom(values.lanes)
   if (values.out !== undefined && !values.out.trim()) throw new UsageError('--out needs a directory')
   return {
     help: false,

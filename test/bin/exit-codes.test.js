@@ -52,7 +52,7 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/],
       ['h2bench-soak.js', ['--minutes', '0'], /^soak: --minutes must be/],
       ['h2bench-limits.js', ['--only', '3'], /^h2bench limits: --only takes N×size as Nxsize/],
-      ['h2bench-limits.js', ['--lanes', 'h9'], /^h2bench limits: unknown lane "h9"/],
+      ['h2bench-limits.js', ['--lanes', 'h9'], /^h2bench limits: --lanes: unknown lane "h9"/],
       ['h2bench-link-screenshots.js', ['--bogus'], /^link-screenshots: unknown argument "--bogus"/],
       ['h2bench-build.js', ['nothing'], /^h2bench-build: name a program to build: forwarder, caddy, h3get, oha; got "nothing"$/]
     ]
