@@ -1,9 +1,12 @@
 'use strict'
 
+const fs = require('node:fs')
 const { startAll } = require('../server/start')
 const { laneByName } = require('../server/lanes')
 const { generateCertificate, spkiHash } = require('../server/certs')
 const { ensureCaddy } = require('../tools/caddy/build')
+const { parseConfig } = require('../server/config')
+const { startLinkSession } = require('./link-session')
 
 // Set by the runner for its rerun in a private network namespace (no network
 // there to fetch Go modules): what ensureEdge found before it ('ok' or the warning).
@@ -17,7 +20,7 @@ async function ensureEdge (names, log = () => {}) {
   if (!names.some(n => laneByName(n).edge) || process.env.CADDY_PATH) return null
   if (process.env[BUILD_ENV]) return process.env[BUILD_ENV] === 'ok' ? null : process.env[BUILD_ENV]
   const t0 = Date.now()
-  const building = !require('node:fs').existsSync(ensureCaddy.binaryPath())
+  const building = !fs.existsSync(ensureCaddy.binaryPath())
   if (building) log('caddy: building the pinned Caddy of tools/caddy for the edge lanes (once, with Go; a few minutes)…')
   try {
     const out = await ensureCaddy()
@@ -62,8 +65,6 @@ async function throwawayCertificate ({ ips = [] } = {}) {
 // `spec` until the cells change it; `seed` for the link's random choices,
 // `serverOptions` as for startLanes. → link/session.js's session.
 async function startLanesBehindLink (names, spec = 'none', { seed, serverOptions = {} } = {}) {
-  const { startLinkSession } = require('./link-session')
-  const { parseConfig } = require('../server/config')
   // Valid for the link's server address too: Firefox checks it (Chromium trusts the SPKI hash alone).
   const tls = address => throwawayCertificate({ ips: [address] })
   const start = (config, certs, options) => startAll(config, certs, { ...serverOptions, ...options })

@@ -17,6 +17,8 @@ const { summariseNghttp } = require('./tools/nghttp-trace')
 const { summariseQlogDir } = require('./qlog')
 const { LANES, laneByName } = require('../server/lanes')
 const { InputError } = require('../common/errors')
+const { ensureOha, ohaPath } = require('../tools/oha/build')
+const { startLanes, startLanesBehindLink, ensureEdge } = require('../harness/start-lanes')
 
 // What the load run cannot do as asked (a --url that is no lane, a tool that cannot load a lane,
 // a workload its connections cannot share): the user's to change, exit 2.
@@ -67,7 +69,6 @@ async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log
   }
   for (const p of plan) {
     if (p.tool.name === 'oha') {
-      const { ensureOha, ohaPath } = require('../tools/oha/build')
       if (!process.env.OHA_PATH && !fs.existsSync(ohaPath())) log('oha: building the pinned oha with cargo (once, about 5 minutes)…')
       await ensureOha()
     }
@@ -96,7 +97,6 @@ function checkWorkload (w, plan) {
 // out with a line when there is no Caddy), behind the first link when there
 // is one. → { lanes, session | running, close }.
 async function startServers (names, { links, qlogDir, seed, log }) {
-  const { startLanes, startLanesBehindLink, ensureEdge } = require('../harness/start-lanes')
   const warning = await ensureEdge(names, log)
   if (warning) log(`load: ${warning}`)
   // The edge closes idle connections after 5 s, not Caddy's 5 min: oha's

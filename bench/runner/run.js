@@ -29,15 +29,18 @@ const ROOT = path.join(__dirname, '..', '..')
 const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 const { runTtfbCell } = require('../cells/h3-ttfb')
 const { runHolCell } = require('../cells/h3-hol')
+const { runSitePageCell } = require('../cells/site-page')
+const { runLoadCell } = require('../cells/load')
+const { runRestCell } = require('../cells/rest')
 const RUNNERS = {
   page: runPageCell,
   'push-page': runPushPageCell,
   'push-protocol': runPushProtocolCell,
   ttfb: runTtfbCell,
   hol: runHolCell,
-  'site-page': require('../cells/site-page').runSitePageCell,
-  load: require('../cells/load').runLoadCell,
-  rest: require('../cells/rest').runRestCell
+  'site-page': runSitePageCell,
+  load: runLoadCell,
+  rest: runRestCell
 }
 // Kinds whose cells start their own lanes and link (h2bench load's code path, load/load.js).
 const OWN_SERVERS = new Set(['load'])

@@ -1,5 +1,6 @@
 'use strict'
 
+const express = require('express')
 const zlib = require('node:zlib')
 const { InputError } = require('../../common/errors')
 const { KIB, MIB, parseSize, delayOf, payload, single } = require('../payload')
@@ -137,7 +138,6 @@ function pngBody (size) {
 }
 
 function siteRoutes (lane) {
-  const express = require('express')
   const router = express.Router({ strict: true })
 
   router.get('/', (req, res) => {
