@@ -21,7 +21,7 @@ module.exports = [
   },
   {
     // Functions passed to page.evaluate() run in the browser.
-    files: ['test/e2e/**/*.js', 'bench/**/*.js'],
+    files: ['test/**/slow/**/*.js', 'bench/**/*.js'],
     languageOptions: { globals: { ...globals.mocha, ...globals.browser } }
   }
 ]

@@ -8,7 +8,7 @@ const { sendPaced, connectionBudget } = require('../send-body')
 // counts such data against the session's maxSessionMemory (default 10 MB)
 // and refuses every new stream with RST_STREAM ENHANCE_YOUR_CALM while it is
 // over; paced 256 KiB per stream, Chromium's 256 concurrent streams queued
-// up to 64 MiB and lost up to 60 % of a heavy batch (test/e2e/heavy.test.js).
+// up to 64 MiB and lost up to 60 % of a heavy batch (a heavy batch in Chromium).
 const SESSION_BUDGET = 4 * 1024 * 1024
 const SESSION_CHUNK = 64 * 1024
 

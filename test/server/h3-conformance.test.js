@@ -7,7 +7,7 @@
 // interop client speaks HTTP/0.9 and expects the runner's container layout),
 // so the checks are these, each citing the section it tests:
 //  - raw UDP from Node (test/support/quic-packets.js, checked against RFC
-//    9001's test vectors in test/unit/quic-packets.test.js) for what no
+//    9001's test vectors in test/support/quic-packets.test.js) for what no
 //    client library sends: unknown versions, too small Initials, garbage;
 //  - h3get (tools/h3get, quic-go's HTTP/3 client) for many streams on one
 //    connection and for cancelling requests as fast as they are sent;

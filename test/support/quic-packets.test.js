@@ -5,7 +5,7 @@
 // test vectors, so a conformance test that fails is the server's doing.
 const assert = require('node:assert/strict')
 const crypto = require('node:crypto')
-const q = require('../support/quic-packets')
+const q = require('./quic-packets')
 
 const hex = s => Buffer.from(s.replace(/\s+/g, ''), 'hex')
 const RFC_DCID = hex('8394c8f03e515708') // RFC 9001 Appendix A

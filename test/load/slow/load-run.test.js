@@ -5,14 +5,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { parseLoadArgs } = require('../../load/cli')
-const { runLoad } = require('../../load/load')
-const { formatLoad, formatTraces } = require('../../load/table')
-const { ensureOha } = require('../../tools/oha/build')
-const { ensureCaddy } = require('../../tools/caddy/build')
-const { unavailableReason } = require('../../link/namespace')
+const { parseLoadArgs } = require('../../../load/cli')
+const { runLoad } = require('../../../load/load')
+const { formatLoad, formatTraces } = require('../../../load/table')
+const { ensureOha } = require('../../../tools/oha/build')
+const { ensureCaddy } = require('../../../tools/caddy/build')
+const { unavailableReason } = require('../../../link/namespace')
 
-const CLI = path.join(__dirname, '..', '..', 'bin', 'h2bench-load.js')
+const CLI = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-load.js')
 
 // h2bench load as a command: → { code, stdout, stderr, json (with --json) }.
 function load (args, { env = process.env } = {}) {

@@ -4,12 +4,12 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/runner/results-schema')
-const { EXPERIMENTS } = require('../../bench/experiments')
-const { runNode } = require('../support/run-node')
-const { LANES } = require('../../server/lanes')
+const { validateResults } = require('../../../bench/runner/results-schema')
+const { EXPERIMENTS } = require('../../../bench/experiments')
+const { runNode } = require('../../support/run-node')
+const { LANES } = require('../../../server/lanes')
 
-const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 
 // The real command, every experiment, tiny workloads: Chromium, CDP
 // throttling, window.h2bench.run, push refused by the browser, push

@@ -4,13 +4,13 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/runner/results-schema')
-const { unavailableReason } = require('../../link/namespace')
-const { edgeUnavailableReason } = require('../../server/edge/caddy')
-const { ensureOha } = require('../../tools/oha/build')
-const { runNode } = require('../support/run-node')
+const { validateResults } = require('../../../bench/runner/results-schema')
+const { unavailableReason } = require('../../../link/namespace')
+const { edgeUnavailableReason } = require('../../../server/edge/caddy')
+const { ensureOha } = require('../../../tools/oha/build')
+const { runNode } = require('../../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 
 // The command-line studies of seeds 002 and 004 through the packet-level
 // link, in their smoke forms: ab vs nghttp (and oha on h3) at 50 ms RTT, and

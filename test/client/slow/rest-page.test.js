@@ -1,10 +1,10 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
-const { launchBrowser } = require('../support/browser')
-const { openPage } = require('../support/page')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
+const { launchBrowser } = require('../../support/browser')
+const { openPage } = require('../../support/page')
 
 const lanes = LANES.filter(l => ['h1', 'h2'].includes(l.name))
 

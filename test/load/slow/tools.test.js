@@ -3,8 +3,8 @@
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { TOOLS, toolFor } = require('../../load/tools')
-const { laneByName } = require('../../server/lanes')
+const { TOOLS, toolFor } = require('../../../load/tools')
+const { laneByName } = require('../../../server/lanes')
 
 // Fixtures: real output, captured from the lanes of `node server/index.js
 // --port 3200 --h1-port 3201 … --h3-port 3204` (ab 2.3, nghttp2 1.52's
@@ -20,7 +20,7 @@ const { laneByName } = require('../../server/lanes')
 //   oha-h3-n20-c2-p5.csv             oha --no-tui --output-format csv --insecure --http-version 3 -n 20 -c 2 -p 5 -t 30s https://127.0.0.1:3204$U
 //   oha-h3-timeout36ms-delay30.csv   the same with -t 36ms on /option?size=612&delay=30&ledger=x: 16 of 20 in time
 // and ../load-trace/nghttp-h2n-m10.txt (nghttp -nv -m 10, load --trace's run).
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'load-tools')
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'load-tools')
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
 const { ab, h2load, nghttp, oha } = TOOLS
 
@@ -168,7 +168,7 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
     })
 
     it('-v (the trace run): a response is a 2xx :status and an END_STREAM', () => {
-      const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'load-trace', 'nghttp-h2n-m10.txt'), 'utf8')
+      const text = fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'load-trace', 'nghttp-h2n-m10.txt'), 'utf8')
       const r = nghttp.parse({ stdout: text, stderr: '', requests: 10, wallMs: 12, trace: true })
       assert.equal(r.succeeded, 10)
       assert.equal(r.latency, null)

@@ -1,18 +1,18 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { launchBrowser } = require('../support/browser')
-const { openPage, runFromForm } = require('../support/page')
-const { startAll } = require('../../server/start')
-const { testCertificate } = require('../support/certificate')
+const { useServers } = require('../../support/servers')
+const { launchBrowser } = require('../../support/browser')
+const { openPage, runFromForm } = require('../../support/page')
+const { startAll } = require('../../../server/start')
+const { testCertificate } = require('../../support/certificate')
 const path = require('node:path')
 const fs = require('node:fs')
 const os = require('node:os')
 
 // The README's picture is rewritten only when asked (H2BENCH_UPDATE_SCREENSHOT=1), so a test run leaves the checkout clean.
 const SCREENSHOT = process.env.H2BENCH_UPDATE_SCREENSHOT === '1'
-  ? path.join(__dirname, '..', '..', 'docs', 'screenshot.png')
+  ? path.join(__dirname, '..', '..', '..', 'docs', 'screenshot.png')
   : path.join(os.tmpdir(), `h2bench-screenshot-${process.pid}.png`)
 const { spawn } = require('node:child_process')
 
@@ -96,7 +96,7 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
   })
 
   it('npm start without Caddy prints one line per edge lane and serves the rest', async () => {
-    const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'bin', 'h2bench.js'),
+    const child = spawn(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'h2bench.js'),
       '--port', '0', '--h1-port', '0', '--h2-port', '0', '--h2n-port', '0', '--h3-port', '0', '--h2e-port', '0'],
     { env: { ...process.env, CADDY_PATH: '/nonexistent/caddy' }, stdio: ['ignore', 'pipe', 'pipe'] })
     const out = { stdout: '' }

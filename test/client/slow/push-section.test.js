@@ -1,12 +1,12 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
-const { launchBrowser } = require('../support/browser')
-const { openPage } = require('../support/page')
+const { launchBrowser } = require('../../support/browser')
+const { openPage } = require('../../support/page')
 
 describe('the page: Push & Early Hints', function () {
   this.timeout(60000)

@@ -2,12 +2,12 @@
 
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { LANES } = require('../../server/lanes')
-const { runNode } = require('../support/run-node')
+const { LANES } = require('../../../server/lanes')
+const { runNode } = require('../../support/run-node')
 
 // `npm run soak` is `node bench/soak.js`: run the script itself, as the
 // server-bench test does.
-const SOAK = path.join(__dirname, '..', '..', 'bin', 'h2bench-soak.js')
+const SOAK = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-soak.js')
 
 // The real soak, short (--smoke: 12 s of load): it runs, samples the server
 // from both sides, counts failures and gives a verdict. The trend itself is

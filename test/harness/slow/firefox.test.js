@@ -6,10 +6,10 @@ const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
-const { useServers } = require('../support/servers')
-const { launchFirefox, findFirefox, firefoxUnavailableReason, h3Plan, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
-const { startLanesBehindLink } = require('../../harness/start-lanes')
-const { unavailableReason } = require('../../link/namespace')
+const { useServers } = require('../../support/servers')
+const { launchFirefox, findFirefox, firefoxUnavailableReason, h3Plan, FIREFOX_INSTALL_HINT } = require('../../../harness/firefox')
+const { startLanesBehindLink } = require('../../../harness/start-lanes')
+const { unavailableReason } = require('../../../link/namespace')
 
 // Firefox (firefox-esr) driven over WebDriver BiDi by puppeteer-core, through
 // bench/firefox-relay.js: it trusts the lanes by the local CA in its

@@ -4,11 +4,11 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/runner/results-schema')
-const { unavailableReason } = require('../../link/namespace')
-const { runNode } = require('../support/run-node')
+const { validateResults } = require('../../../bench/runner/results-schema')
+const { unavailableReason } = require('../../../link/namespace')
+const { runNode } = require('../../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 
 // The runner on both networks: the source's network table under DevTools
 // throttling and through the packet-level link (Chromium inside it), and the

@@ -5,10 +5,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
-const { unavailableReason } = require('../../link/namespace')
-const { ensureH3get } = require('../../tools/h3get/build')
+const { unavailableReason } = require('../../../link/namespace')
+const { ensureH3get } = require('../../../tools/h3get/build')
 
-const CLI = path.join(__dirname, '..', '..', 'bin', 'h2bench-link.js')
+const CLI = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-link.js')
 
 // A client run by h2bench-link: HTTPS GETs to every lane URL in its
 // environment, printing one JSON line with what it measured.
@@ -180,7 +180,7 @@ describe('h2bench-link (the command)', function () {
   })
 
   it('npm start -- --link: the page server and lanes behind the link, reachable from its namespace only; a bad spec refused', async () => {
-    const ENTRY = path.join(__dirname, '..', '..', 'bin', 'h2bench.js')
+    const ENTRY = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench.js')
     const bad = spawnSync(process.execPath, [ENTRY, '--link', 'rtt=20ms,dup=-1%', '--certs-dir', certsDir], { encoding: 'utf8' })
     assert.equal(bad.status, 2)
     assert.match(bad.stderr, /^h2bench: dup: /m)

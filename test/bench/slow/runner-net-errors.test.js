@@ -3,12 +3,12 @@
 // The runner's report names what the browser said about each failed
 // request, per lane (the page itself only learns "status 0").
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
-const { launchBrowser } = require('../support/browser')
-const { runPageCell } = require('../../bench/cells/page')
+const { launchBrowser } = require('../../support/browser')
+const { runPageCell } = require('../../../bench/cells/page')
 
 describe('runner: failed requests reach the report by lane and net::ERR name', function () {
   this.timeout(60000)

@@ -4,12 +4,12 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/runner/results-schema')
-const { unavailableReason } = require('../../link/namespace')
-const { edgeUnavailableReason, findCaddy } = require('../../server/edge/caddy')
-const { runNode } = require('../support/run-node')
+const { validateResults } = require('../../../bench/runner/results-schema')
+const { unavailableReason } = require('../../../link/namespace')
+const { edgeUnavailableReason, findCaddy } = require('../../../server/edge/caddy')
+const { runNode } = require('../../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 
 // The HTTP/3 study of seed 003 through the packet-level link, in its smoke
 // form: time to first byte cold and on a repeat visit (h2e vs h3, 50 ms RTT),

@@ -1,18 +1,18 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { startLinkSession } = require('../../harness/link-session')
-const { unavailableReason } = require('../../link/namespace')
-const { startAll } = require('../../server/start')
-const { parseConfig } = require('../../server/config')
-const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
+const { startLinkSession } = require('../../../harness/link-session')
+const { unavailableReason } = require('../../../link/namespace')
+const { startAll } = require('../../../server/start')
+const { parseConfig } = require('../../../server/config')
+const { findChrome, INSTALL_HINT } = require('../../../harness/chromium')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
-const { testCertificate } = require('../support/certificate')
-const { launchBrowser } = require('../support/browser')
-const { openPage } = require('../support/page')
+const { testCertificate } = require('../../support/certificate')
+const { launchBrowser } = require('../../support/browser')
+const { openPage } = require('../../support/page')
 
 // The page measured on a real packet-level link: Chromium inside the link's
 // client namespace, the page server and the lanes on its far side. The page

@@ -3,12 +3,12 @@
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { ensureNode, MAJORS } = require('../support/node-versions')
+const { ensureNode, MAJORS } = require('../../support/node-versions')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
 // The protocol suites, rerun under each other supported Node major.
-const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/e2e/torture.test.js', 'test/link/spec.test.js', 'test/server/ledger.test.js', 'test/load/load-args.test.js', 'test/load/tools.test.js', 'test/load/load-run.test.js', 'test/server/api.test.js', 'test/unit/certs.test.js']
+const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/server/slow/torture.test.js', 'test/link/spec.test.js', 'test/server/ledger.test.js', 'test/load/load-args.test.js', 'test/load/slow/tools.test.js', 'test/load/slow/load-run.test.js', 'test/server/api.test.js', 'test/server/certs.test.js']
 
 function run (node, args) {
   return new Promise(resolve => {

@@ -1,11 +1,11 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
-const { launchBrowser } = require('../support/browser')
+const { launchBrowser } = require('../../support/browser')
 
 const MIB = 1024 * 1024
 // Sizes 0 B … 16 MiB, weighted towards the small so a round stays quick;

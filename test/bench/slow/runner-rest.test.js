@@ -4,13 +4,13 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../bench/runner/results-schema')
-const { unavailableReason } = require('../../link/namespace')
-const { edgeUnavailableReason } = require('../../server/edge/caddy')
-const { firefoxUnavailableReason } = require('../../harness/firefox')
-const { runNode } = require('../support/run-node')
+const { validateResults } = require('../../../bench/runner/results-schema')
+const { unavailableReason } = require('../../../link/namespace')
+const { edgeUnavailableReason } = require('../../../server/edge/caddy')
+const { firefoxUnavailableReason } = require('../../../harness/firefox')
+const { runNode } = require('../../support/run-node')
 
-const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 const RTT = 20 // the smoke cell's link: rtt=20ms
 const ITEMS = 10
 const CACHED = 9 // 90 % of 10 items, left in the cache by the unmeasured earlier visit

@@ -2,10 +2,10 @@
 
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { LANES } = require('../../server/lanes')
-const { runNode } = require('../support/run-node')
+const { LANES } = require('../../../server/lanes')
+const { runNode } = require('../../support/run-node')
 
-const BENCH = path.join(__dirname, '..', '..', 'bin', 'h2bench-server-bench.js')
+const BENCH = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-server-bench.js')
 
 // The real command with h2load against real lanes, short: it runs and says
 // what it measured. The figures themselves are the benchmark's to report, not

@@ -3,12 +3,12 @@
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { useServers } = require('../support/servers')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
-const { launchBrowser } = require('../support/browser')
-const { openPage, runFromForm, countOptionRequests } = require('../support/page')
+const { launchBrowser } = require('../../support/browser')
+const { openPage, runFromForm, countOptionRequests } = require('../../support/page')
 
 // The README's picture is page-h3.test.js's (every lane); this one is a check.
 const SCREENSHOT = path.join(require('node:os').tmpdir(), `h2bench-page-${process.pid}.png`)

@@ -15,10 +15,10 @@ const fs = require('node:fs')
 const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
-const { openLink, unavailableReason } = require('../../link/namespace')
-const { parseLinkSpec } = require('../../link/spec')
-const { forwarderCommands } = require('../../link/forwarder-commands')
-const probe = require('../support/link-probe')
+const { openLink, unavailableReason } = require('../../../link/namespace')
+const { parseLinkSpec } = require('../../../link/spec')
+const { forwarderCommands } = require('../../../link/forwarder-commands')
+const probe = require('../../support/link-probe')
 
 const { startInside, startOutside, runInside, runOutside, prioritizeForwarder, readSnmp, readDev, percentile, median, processGone, waitFor, sleep } = probe
 
@@ -491,9 +491,9 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
 
     it('a process killed with SIGKILL leaves no device, namespace holder, forwarder or probe behind', async () => {
       const code = `
-        const { openLink } = require(${JSON.stringify(path.join(__dirname, '../../link/namespace'))})
-        const { parseLinkSpec } = require(${JSON.stringify(path.join(__dirname, '../../link/spec'))})
-        const { forwarderCommands } = require(${JSON.stringify(path.join(__dirname, '../../link/forwarder-commands'))})
+        const { openLink } = require(${JSON.stringify(path.join(__dirname, '../../../link/namespace'))})
+        const { parseLinkSpec } = require(${JSON.stringify(path.join(__dirname, '../../../link/spec'))})
+        const { forwarderCommands } = require(${JSON.stringify(path.join(__dirname, '../../../link/forwarder-commands'))})
         openLink(forwarderCommands(parseLinkSpec('rtt=10ms')), { seed: 1 }).then(link => {
           const inside = link.spawnInside('sleep', ['60'], { stdio: 'ignore' })
           setTimeout(() => console.log(JSON.stringify({ pid: link.pid, clientTun: link.clientTun, serverTun: link.serverTun, forwarderPid: link.forwarder.child.pid, insidePid: inside.pid })), 300)
