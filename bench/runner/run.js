@@ -1,24 +1,26 @@
 'use strict'
 
 // npm run bench (bin/h2bench-run.js): the source study's experiments, unattended, in the local
-// Chrome/Chromium. Command line: bench/run-args.js; outputs: bench/report.js;
-// results.json schema: docs/runner.md.
-const fs = require('node:fs')
+// Chrome/Chromium: the cells of the asked experiments, network by network and browser by
+// browser, then the report. Command line: run-args.js; which runner measures each kind of
+// cell and where: cell-kinds.js; the lanes and browser of a network: network.js; outputs:
+// report.js; --from: rebuild.js; results.json schema: docs/runner.md.
 const path = require('node:path')
 const { parseRunArgs, HELP } = require('./run-args')
 const { select } = require('../experiments')
-const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
-const { launchFirefox, findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
-const { runPageCell } = require('../cells/page')
-const { runPushPageCell } = require('../cells/push-page')
-const { runPushProtocolCell } = require('../cells/push-protocol-cell')
+const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
+const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
 const { cellLinkSpec } = require('../cells/helpers')
+const { RUNNERS, OWN_SERVERS, needsBrowserKind, runsIn, lanesFor, networksOf } = require('./cell-kinds')
+const { openNetwork } = require('./network')
+const { environmentOf } = require('./environment')
+const { rebuild } = require('./rebuild')
 const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
 const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
-const { startLanes, startLanesBehindLink, ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
-const { quietly, chromiumVersion, gitCommit, environmentRecord } = require('../../harness/provenance')
+const { ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
+const { gitCommit } = require('../../harness/provenance')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { UserError } = require('../../common/errors')
 const { signalExitCode } = require('../../common/cli')
@@ -26,132 +28,6 @@ const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harnes
 const { buildThenRerun } = require('../../harness/build-then-rerun')
 
 const ROOT = path.join(__dirname, '..', '..')
-const PLAYWRIGHT_CORE = require('playwright-core/package.json')
-const { runTtfbCell } = require('../cells/h3-ttfb')
-const { runHolCell } = require('../cells/h3-hol')
-const { runSitePageCell } = require('../cells/site-page')
-const { runLoadCell } = require('../cells/load')
-const { runRestCell } = require('../cells/rest')
-const RUNNERS = {
-  page: runPageCell,
-  'push-page': runPushPageCell,
-  'push-protocol': runPushProtocolCell,
-  ttfb: runTtfbCell,
-  hol: runHolCell,
-  'site-page': runSitePageCell,
-  load: runLoadCell,
-  rest: runRestCell
-}
-// Kinds whose cells start their own lanes and link (h2bench load's code path, load/load.js).
-const OWN_SERVERS = new Set(['load'])
-const needsBrowserKind = kind => kind !== 'push-protocol' && !OWN_SERVERS.has(kind)
-// Whether an experiment's cells run in `browser` on `network`: Firefox (no CDP: no DevTools
-// throttling, no net-log, no chrome.benchmarking) runs the REST visits and, behind the link,
-// the page's batches; kinds without a browser run once, in the first browser's pass.
-function runsIn (experiment, browser, network, browsers) {
-  if (!needsBrowserKind(experiment.kind)) return browser === browsers[0]
-  if (browser === 'chromium') return true
-  return experiment.kind === 'rest' || (experiment.kind === 'page' && network === 'link')
-}
-
-function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge }) {
-  const machine = environmentRecord({ commit })
-  return {
-    node: machine.node,
-    chromium: browser,
-    firefox: firefox || null,
-    browsers: opts.browsers,
-    userAgent,
-    playwrightCore: quietly(() => PLAYWRIGHT_CORE.version, null),
-    h2bench: machine.h2bench,
-    cpu: machine.cpu,
-    cpus: machine.cpus,
-    memoryGiB: machine.memoryGiB,
-    os: machine.os,
-    date: startedAt.toISOString(),
-    durationSeconds: Math.round((finishedAt - startedAt) / 1000),
-    lanes: opts.lanes,
-    networks: opts.networks,
-    repeats: opts.repeats,
-    budgetSeconds: opts.budgetMs / 1000,
-    smoke: opts.smoke,
-    command: `npm run bench -- ${opts.argv.join(' ')}`,
-    ...(edge || edgeEnvironment(null))
-  }
-}
-
-// The lanes a cell runs on: those asked for that the experiment can use.
-function lanesFor (experiment, opts) {
-  return experiment.lanes ? opts.lanes.filter(n => experiment.lanes.includes(n)) : opts.lanes
-}
-
-// The lanes and the browser for one kind of network: on loopback with
-// DevTools throttling per cell, or behind a packet-level link whose preset
-// changes per cell (the browser inside the link's namespace).
-// `firstSpec`: the link of the first cell. The link opens with it, so the page
-// and the connections it opens to the lanes while it loads start on that link:
-// opened unimpaired and changed by the first cell, the HTTP/2 lanes' single
-// connections had been made with no delay and no rate limit, and behind the
-// changed link they overflowed its queue (82 drops in a 500-item rest run that
-// had none when the link opened with its spec) and carried a 290 KB compound
-// document at 0.6-0.9 s instead of 0.12 s (Resource Timing; Chromium).
-async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log, firstSpec = 'none' }) {
-  let running, tls, link = null
-  if (network === 'link') {
-    link = await startLanesBehindLink(opts.lanes, firstSpec)
-    running = link.running
-    tls = link.tls
-  } else {
-    ({ running, tls } = await startLanes(opts.lanes))
-  }
-  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null, browserId: browser }
-  const close = async () => {
-    if (env.browser) await env.browser.close()
-    if (link) await link.close()
-    else await running.close()
-  }
-  try {
-    if (needsBrowser && browser === 'firefox') {
-      // Firefox learns the h3 lane from its Alt-Svc before the first cell (bench/firefox.js: its testing pref would map
-      // every lane of the host to HTTP/3).
-      env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes })
-      env.browserName = env.browser.version
-      env.page = env.browser.page
-      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
-      await env.page.goto(`${running.page.url}/`)
-      await waitForH2bench(env.page, running.page.url)
-      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
-    } else if (needsBrowser) {
-      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false })
-      env.browserName = chromiumVersion(env.browser.executablePath)
-      env.page = await env.browser.context.newPage()
-      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
-      await env.page.goto(`${running.page.url}/`)
-      await waitForH2bench(env.page, running.page.url)
-      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
-      env.cdp = await env.browser.context.newCDPSession(env.page)
-      await env.cdp.send('Network.enable')
-    }
-  } catch (err) {
-    await close()
-    throw err
-  }
-  return { ...env, close }
-}
-
-// Polls until the page's window.h2bench is there (Playwright's and
-// Puppeteer's waitForFunction take their arguments differently).
-async function waitForH2bench (page, url, timeoutMs = 30000) {
-  const until = Date.now() + timeoutMs
-  while (Date.now() < until) {
-    if (await page.evaluate(() => Boolean(window.h2bench && typeof window.h2bench.run === 'function' && window.h2bench.rest)).catch(() => false)) return
-    await new Promise(resolve => setTimeout(resolve, 100))
-  }
-  throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`)
-}
-
-// The networks an experiment runs on (push-link only makes sense behind a link).
-const networksOf = (experiment, opts) => opts.networks.filter(n => !experiment.networks || experiment.networks.includes(n))
 
 // Ctrl-C, SIGTERM or SIGHUP stop the measuring process at once, with a
 // line saying so and the signal's exit code (130, 143, 129): a cell cut short
@@ -271,30 +147,6 @@ async function run (opts, log) {
   }
   const environment = environmentOf({ opts, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge })
   return { environment, results: withRatios(results), experiments }
-}
-
-// --from: the outputs of a finished run again, from its results.json (after
-// a change to the report, say); the experiments are this checkout's.
-function rebuild (opts) {
-  let json
-  try {
-    json = JSON.parse(fs.readFileSync(opts.from, 'utf8'))
-  } catch (err) {
-    process.stderr.write(`h2bench-run: --from ${opts.from}: ${err.code === 'ENOENT' ? 'no such file' : err.message}\n`)
-    return 2
-  }
-  const problems = validateResults(json)
-  if (problems.length) {
-    process.stderr.write(`h2bench-run: --from ${opts.from} is not a results.json of this version:\n  ${problems.slice(0, 10).join('\n  ')}\n`)
-    return 2
-  }
-  const ids = [...new Set(json.results.map(r => r.experiment))]
-  const experiments = select(ids, { smoke: json.environment.smoke })
-  const out = path.resolve(opts.out || path.dirname(opts.from))
-  writeOutputs(out, { environment: json.environment, results: withRatios(json.results), experiments })
-  process.stderr.write(`rebuilt ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html} from ${opts.from}\n`)
-  if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
-  return 0
 }
 
 // → the exit code (common/cli.js); `entry`: the script that was started (bin/h2bench-run.js),

@@ -1,0 +1,36 @@
+'use strict'
+
+// results.json's environment: the code and the machine (harness/provenance.js's
+// one record), the browsers, the run's options and command, and the edge's Caddy.
+const { quietly, environmentRecord } = require('../../harness/provenance')
+const { edgeEnvironment } = require('../../harness/start-lanes')
+
+const PLAYWRIGHT_CORE = require('playwright-core/package.json')
+
+function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge }) {
+  const machine = environmentRecord({ commit })
+  return {
+    node: machine.node,
+    chromium: browser,
+    firefox: firefox || null,
+    browsers: opts.browsers,
+    userAgent,
+    playwrightCore: quietly(() => PLAYWRIGHT_CORE.version, null),
+    h2bench: machine.h2bench,
+    cpu: machine.cpu,
+    cpus: machine.cpus,
+    memoryGiB: machine.memoryGiB,
+    os: machine.os,
+    date: startedAt.toISOString(),
+    durationSeconds: Math.round((finishedAt - startedAt) / 1000),
+    lanes: opts.lanes,
+    networks: opts.networks,
+    repeats: opts.repeats,
+    budgetSeconds: opts.budgetMs / 1000,
+    smoke: opts.smoke,
+    command: `npm run bench -- ${opts.argv.join(' ')}`,
+    ...(edge || edgeEnvironment(null))
+  }
+}
+
+module.exports = { environmentOf }

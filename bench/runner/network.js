@@ -1,0 +1,75 @@
+'use strict'
+
+// The lanes and the browser one network of a run measures through: started
+// for its first cell, closed after its last.
+const { launchBrowser } = require('../../harness/chromium')
+const { launchFirefox } = require('../../harness/firefox')
+const { startLanes, startLanesBehindLink } = require('../../harness/start-lanes')
+const { chromiumVersion } = require('../../harness/provenance')
+
+// The lanes and the browser for one kind of network: on loopback with
+// DevTools throttling per cell, or behind a packet-level link whose preset
+// changes per cell (the browser inside the link's namespace).
+// `firstSpec`: the link of the first cell. The link opens with it, so the page
+// and the connections it opens to the lanes while it loads start on that link:
+// opened unimpaired and changed by the first cell, the HTTP/2 lanes' single
+// connections had been made with no delay and no rate limit, and behind the
+// changed link they overflowed its queue (82 drops in a 500-item rest run that
+// had none when the link opened with its spec) and carried a 290 KB compound
+// document at 0.6-0.9 s instead of 0.12 s (Resource Timing; Chromium).
+async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log, firstSpec = 'none' }) {
+  let running, tls, link = null
+  if (network === 'link') {
+    link = await startLanesBehindLink(opts.lanes, firstSpec)
+    running = link.running
+    tls = link.tls
+  } else {
+    ({ running, tls } = await startLanes(opts.lanes))
+  }
+  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null, browserId: browser }
+  const close = async () => {
+    if (env.browser) await env.browser.close()
+    if (link) await link.close()
+    else await running.close()
+  }
+  try {
+    if (needsBrowser && browser === 'firefox') {
+      // Firefox learns the h3 lane from its Alt-Svc before the first cell (bench/firefox.js: its testing pref would map
+      // every lane of the host to HTTP/3).
+      env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes })
+      env.browserName = env.browser.version
+      env.page = env.browser.page
+      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
+      await env.page.goto(`${running.page.url}/`)
+      await waitForH2bench(env.page, running.page.url)
+      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
+    } else if (needsBrowser) {
+      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false })
+      env.browserName = chromiumVersion(env.browser.executablePath)
+      env.page = await env.browser.context.newPage()
+      env.page.on('pageerror', err => log(`  page error: ${err.message}`))
+      await env.page.goto(`${running.page.url}/`)
+      await waitForH2bench(env.page, running.page.url)
+      env.userAgent = await env.page.evaluate(() => navigator.userAgent)
+      env.cdp = await env.browser.context.newCDPSession(env.page)
+      await env.cdp.send('Network.enable')
+    }
+  } catch (err) {
+    await close()
+    throw err
+  }
+  return { ...env, close }
+}
+
+// Polls until the page's window.h2bench is there (Playwright's and
+// Puppeteer's waitForFunction take their arguments differently).
+async function waitForH2bench (page, url, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    if (await page.evaluate(() => Boolean(window.h2bench && typeof window.h2bench.run === 'function' && window.h2bench.rest)).catch(() => false)) return
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`)
+}
+
+module.exports = { openNetwork, waitForH2bench }
