@@ -61,9 +61,9 @@ async function throwawayCertificate ({ ips = [] } = {}) {
   return { ...pair, spki: spkiHash(pair.cert) }
 }
 
-// The same lanes behind a packet-level link (link/session.js), its preset
+// The same lanes behind a packet-level link (harness/link-session.js), its preset
 // `spec` until the cells change it; `seed` for the link's random choices,
-// `serverOptions` as for startLanes. → link/session.js's session.
+// `serverOptions` as for startLanes. → harness/link-session.js's session.
 async function startLanesBehindLink (names, spec = 'none', { seed, serverOptions = {} } = {}) {
   // Valid for the link's server address too: Firefox checks it (Chromium trusts the SPKI hash alone).
   const tls = address => throwawayCertificate({ ips: [address] })

@@ -13,7 +13,7 @@ function slugify (text) {
   return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
 }
 
-// The DevTools presets, built from bench/presets.js rather than retyped: its
+// The DevTools presets, built from link/devtools-presets.js rather than retyped: its
 // kbit/s times the set's bits per kbit (1024 in the 2016 set, 1000 today).
 // DevTools holds each response for `latencyMs` (per request); on a link the
 // same number becomes the round-trip time, paid by every packet exchange

@@ -5,7 +5,7 @@
 // workload in its protocol's idiom, one row of figures per lane and link,
 // each lane's ratio to h1 from the same run, and with `trace` what went over
 // the wire. The command line is load/cli.js; the runner's experiments
-// ab-vs-nghttp and h2load-netem use openLoad (bench/load-cell.js).
+// ab-vs-nghttp and h2load-netem use openLoad (bench/cells/load.js).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')

@@ -30,7 +30,7 @@ function helpText () {
     return `  ${flag.padEnd(24)} ${o.help}${extra ? ` (${extra})` : ''}`
   })
   return [
-    'Usage: npm start -- [options]   (or: node server/index.js [options])',
+    'Usage: npm start -- [options]   (or: node bin/h2bench.js [options])',
     '',
     'Starts the h2bench page server and one TLS server per lane, all serving the same app:',
     ...LANES.map(l => `  ${l.name.padEnd(4)} ${l.label}`),

@@ -16,7 +16,7 @@ const VENDOR = {
 
 // The page server (plain HTTP): the control page with the lanes' URLs, the
 // client code and the vendor libraries, and the network the lanes are behind
-// (`link`: link/session.js's control when a packet-level link is active).
+// (`link`: harness/link-session.js's control when a packet-level link is active).
 function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null }) {
   const app = express()
   app.disable('x-powered-by')

@@ -17,7 +17,7 @@ const run = promisify(execFile)
 //  2. a route's `congctl` attribute, which wins over the default for the
 //     connections using the route and may be any available algorithm.
 // So both are set, the sysctl where allowed and always the route to the
-// link's client, in the runner's private namespace only (bench/private-netns.js),
+// link's client, in the runner's private namespace only (harness/private-netns.js),
 // never the host's. What the kernel really used is read back from the server's
 // sockets with `ss -ti` (see socketsCongestion).
 const SYSCTL = '/proc/sys/net/ipv4/tcp_congestion_control'

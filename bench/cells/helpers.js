@@ -14,7 +14,7 @@ const { linkSpecFor } = require('../runner/bounds')
 const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
 
 // A cell's network: the preset as DevTools throttling (CDP, per request), or
-// as the packet-level link the browser sits behind (`link`: link/session.js's
+// as the packet-level link the browser sits behind (`link`: harness/link-session.js's
 // session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
 // (link/spec.js) instead of a preset: link networks only. Returns what the row records.
 async function applyNetwork (cdp, preset, link, spec = null) {

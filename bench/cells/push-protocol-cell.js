@@ -8,7 +8,7 @@ const { applyNetwork, row } = require('./helpers')
 
 // A push-protocol cell: page + scripts by push and by request with Node's
 // http2 client, on the lanes given (HTTP/2 ones); behind a link, the client
-// runs in the link's namespace (bench/in-namespace.js).
+// runs in the link's namespace (harness/in-namespace.js).
 async function runPushProtocolCell ({ entry, laneInfo, repeats, link }) {
   const { cell } = entry
   const args = {

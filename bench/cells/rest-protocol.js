@@ -2,7 +2,7 @@
 
 // Seed 001's h2-push scenario at the protocol level: browsers refuse push
 // (SETTINGS_ENABLE_PUSH=0), Node's http2 client accepts it. Each sample, on
-// a fresh session whose handshake is not timed (bench/push-protocol.js's
+// a fresh session whose handshake is not timed (bench/cells/push-protocol.js's
 // connect): the collection with Prefer-Push: item and every item the server
 // pushed with it ("push-protocol"), or the collection and then every item
 // requested ("separate-protocol"); ms until the last item's last byte.

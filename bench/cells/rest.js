@@ -147,7 +147,7 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
 
 // Push at the protocol level: the collection with Prefer-Push: item and
 // every item pushed with it, against the collection and then every item
-// requested, Node's http2 client accepting push (bench/rest-protocol.js).
+// requested, Node's http2 client accepting push (bench/cells/rest-protocol.js).
 async function runProtocolRows ({ entry, link, network, laneInfo, repeats, options }) {
   const args = { lanes: laneInfo.map(l => ({ name: l.name, url: l.url, protocol: l.protocol })), items: options.items, size: options.size, delay: options.delay, repeats }
   const rows = link

@@ -5,7 +5,7 @@
 // `nghttp -v` showed the 100 requests sharing one connection. Here: the same
 // tools and counts on every lane (HTTP/3: oha, one QUIC connection of 100
 // streams) through links of 50 … 500 ms RTT; 500 ms is the source's path
-// (load/presets.js says why). Runner: bench/load-cell.js (load/load.js).
+// (load/presets.js says why). Runner: bench/cells/load.js (load/load.js).
 const { verdict } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 const { loadPreset } = require('../../load/presets')

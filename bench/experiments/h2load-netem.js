@@ -46,7 +46,7 @@ const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
 function edge (rows, label) {
   const h3 = find(rows, 'h3', label)
   if (!h3 || !ok(h3)) return null
-  // Runs with a failed request are not samples (bench/load-cell.js): a row
+  // Runs with a failed request are not samples (bench/cells/load.js): a row
   // with samples counts, its failed runs are said; one with none did not finish.
   const ratioOf = h1 => !h1 ? null : h1.samples.length ? h1.median / h3.median : h1.failures ? Infinity : null
   const same = find(rows, 'h1', label, 'oha')

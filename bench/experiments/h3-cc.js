@@ -4,7 +4,7 @@
 // congestion control: their HTTP/2 ran over TCP with BBR v1, their HTTP/3
 // over QUIC with CUBIC. Here the same 1 MB page over HTTP/2 with the server's
 // TCP congestion control set to CUBIC, BBR (v1, Linux's tcp_bbr) and Reno
-// (bench/congestion.js: in the runner's own network namespace, proven per row
+// (bench/cells/congestion.js: in the runner's own network namespace, proven per row
 // with ss -ti on the server's sockets), beside HTTP/3 (Caddy's quic-go: CUBIC,
 // which no setting here changes), on a clean and a lossy link.
 const { RTT_MS, linkWithLoss, lossLabel, cellLabel, lossOf, ok, pairRatio, verdict, x, ms } = require('./h3-common')

@@ -8,7 +8,7 @@
 // spdy, HTTP/3 over QUIC at the same Caddy) through a 20 mbit/s, 50 ms link
 // losing 0, 1, 2 or 5 % of its packets each way; the batch time, and how
 // the requests' completion times spread within a batch. Runner:
-// bench/h3-study.js (kind hol).
+// bench/cells/h3-hol.js (kind hol).
 const { verdict } = require('../runner/conclusions')
 
 const LOSSES = [0, 1, 2, 5]

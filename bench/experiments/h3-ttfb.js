@@ -6,7 +6,7 @@
 // first byte of an empty response on a new connection, cold (no session
 // ticket) and on a repeat visit (session cache kept, connection closed), per
 // lane, over links of 20 … 300 ms RTT; and how many round trips that was.
-// Runner: bench/h3-study.js (kind ttfb).
+// Runner: bench/cells/h3-ttfb.js (kind ttfb).
 const { verdict } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 
@@ -128,7 +128,7 @@ module.exports = {
         `${trips(t2)} round trips (Chromium sends no TLS early data over TCP)`)
     }
   }],
-  // Tables under the main one (bench/report.js).
+  // Tables under the main one (bench/runner/report.js).
   extraTables (rows) {
     const cells = cellsOf(rows)
     const lanes = laneOrder(rows)

@@ -2,7 +2,7 @@
 
 // Push where it still works: Node's http2.connect() client accepts pushes.
 // Page + N scripts by push against page, then N scripts by request, under
-// added server delay, on both HTTP/2 lanes (no browser; bench/push-protocol.js).
+// added server delay, on both HTTP/2 lanes (no browser; bench/cells/push-protocol.js).
 const { verdict } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 

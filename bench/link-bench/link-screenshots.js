@@ -2,10 +2,10 @@
 
 // The README's picture of what the packet-level link changes: the same batch
 // (30 × 100 KB, 10 ms server delay, lanes h1 and h2n, one repeat) measured
-//   1. under DevTools' "Regular 3G": the lanes on loopback (bench/start-lanes.js),
-//      CDP Network.emulateNetworkConditions with bench/presets.js's numbers,
+//   1. under DevTools' "Regular 3G": the lanes on loopback (harness/start-lanes.js),
+//      CDP Network.emulateNetworkConditions with link/devtools-presets.js's numbers,
 //      which hold each response for 100 ms and share one 750 kbit/s pipe;
-//   2. through the packet-level link's "Regular 3G" (link/session.js):
+//   2. through the packet-level link's "Regular 3G" (harness/link-session.js):
 //      Chromium inside the link's namespace, every packet delayed and rate
 //      limited, no CDP throttling.
 // The DevTools run happens in a network namespace with only a loopback device

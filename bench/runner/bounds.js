@@ -70,7 +70,7 @@ function boundOf (row, kind) {
     bytes = wire(PAGE_BYTES) + n * wire(size)
     perConnection = bytes
   } else if (kind === 'rest' && row.rest) {
-    // A REST visit (bench/rest-cell.js): the collection (links: ~60 B per item), then the items not in the
+    // A REST visit (bench/cells/rest.js): the collection (links: ~60 B per item), then the items not in the
     // cache (a fresh hit costs nothing; a 304 costs a round trip and no body); compound: one response.
     const n = p.requests
     const compound = row.mode === 'compound'

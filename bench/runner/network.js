@@ -34,7 +34,7 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
   }
   try {
     if (needsBrowser && browser === 'firefox') {
-      // Firefox learns the h3 lane from its Alt-Svc before the first cell (bench/firefox.js: its testing pref would map
+      // Firefox learns the h3 lane from its Alt-Svc before the first cell (harness/firefox.js: its testing pref would map
       // every lane of the host to HTTP/3).
       env.browser = await launchFirefox({ ca: tls.ca, link: link && link.opened, lanes: running.lanes })
       env.browserName = env.browser.version

@@ -41,7 +41,7 @@ function tableOf (experiment, rows) {
 }
 
 // Every measured row against the physical lower bound of its workload on
-// its network (bench/bounds.js): what no protocol could beat, how close the
+// its network (bench/runner/bounds.js): what no protocol could beat, how close the
 // measurement came, and what dominates.
 function boundsTable (experiment, rows) {
   const multi = multiNetwork(rows)

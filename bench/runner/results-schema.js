@@ -25,7 +25,7 @@ const ENVIRONMENT = {
 }
 
 // networks: absent in runs from before the link; caddy*: the edge lanes'
-// server (bench/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
+// server (harness/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
 // browsers, firefox: runs before Firefox have neither (Chromium only).
 const OPTIONAL_ENVIRONMENT = { browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
@@ -65,7 +65,7 @@ const OPTIONAL = {
   // rows of runs before Firefox have none: Chromium.
   browser: 'string',
   browserVersion: 'string|null',
-  // rest rows (bench/rest-cell.js): the source's scenario name and, as medians over the visits, the
+  // rest rows (bench/cells/rest.js): the source's scenario name and, as medians over the visits, the
   // requests per visit to the network, from the cache and answered 304 (counted by the server).
   rest: {
     scenario: 'string',
@@ -82,7 +82,7 @@ const OPTIONAL = {
     unproven: 'integer',
     untimed: 'integer'
   },
-  // site-page rows (h3-pages, h3-cc; bench/site-page.js): time to first byte, the page's
+  // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',
   resources: 'integer',
@@ -90,7 +90,7 @@ const OPTIONAL = {
   cc: 'string|null',
   ccVia: 'string|null',
   ccSeen: 'string|null',
-  // h3-ttfb rows (bench/h3-study.js): the round trips before the first byte, and how the connection was made.
+  // h3-ttfb rows (bench/cells/h3-ttfb.js and h3-hol.js): the round trips before the first byte, and how the connection was made.
   ttfb: {
     rttMs: 'number',
     serverMs: 'number|null',
@@ -109,7 +109,7 @@ const OPTIONAL = {
     zeroRtt: 'integer',
     initialRetransmits: 'integer'
   },
-  // load rows (ab-vs-nghttp, h2load-netem; bench/load-cell.js): the tool and its figures, medians
+  // load rows (ab-vs-nghttp, h2load-netem; bench/cells/load.js): the tool and its figures, medians
   // over the runs without failures; connections as the server's ledger saw them; link counters.
   load: {
     tool: 'string',

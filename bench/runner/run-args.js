@@ -1,6 +1,6 @@
 'use strict'
 
-// Command line of `npm run bench` (bench/run.js): parsed and checked here so
+// Command line of `npm run bench` (bench/runner/run.js): parsed and checked here so
 // that a mistake gets one line naming the flag and what is allowed.
 const { parseArgs } = require('node:util')
 const { LANES, laneNamesFrom } = require('../../server/lanes')

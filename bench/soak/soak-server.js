@@ -1,8 +1,8 @@
 'use strict'
 
-// The server under the soak benchmark (bench/soak.js), in a process of its
+// The server under the soak benchmark (bench/soak/soak.js), in a process of its
 // own so that its RSS and fds are the server's alone. Started with fork():
-//   node bench/soak-server.js <lanes,comma-separated> <interval ms>
+//   node bench/soak/soak-server.js <lanes,comma-separated> <interval ms>
 // Talks over IPC only:
 //   → { type: 'ready', pid, page, lanes, spki }       once listening
 //   ← { type: 'sample' }                               sample now; the interval restarts
@@ -53,7 +53,7 @@ const mib = bytes => +(bytes / MIB).toFixed(2)
 async function main () {
   const intervalMs = Number(process.argv[3])
   // The lanes and the page server on free ports, with a throw-away
-  // certificate (Chromium trusts it by SPKI), as bench/run.js starts them.
+  // certificate (Chromium trusts it by SPKI), as bench/runner/run.js starts them.
   const { running, tls } = await startLanes(process.argv[2].split(','))
 
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION })

@@ -1,6 +1,6 @@
 'use strict'
 
-// The soak benchmark's verdict (bench/soak.js): is the server's RSS flat, and
+// The soak benchmark's verdict (bench/soak/soak.js): is the server's RSS flat, and
 // are its open file descriptors, once warmed up? Pure functions over samples
 // { t (seconds since the load started), rssMiB, fds }, so they can be tested
 // on made-up series.

@@ -1,9 +1,9 @@
 'use strict'
 
 // npm run soak: mixed page batches against every lane, continuously, in
-// headless Chromium, while the server (its own process, bench/soak-server.js)
+// headless Chromium, while the server (its own process, bench/soak/soak-server.js)
 // reports its RSS, open fds and event-loop delay; ends with a verdict: RSS and
-// fds flat after the warm-up (bench/soak-trend.js), zero failed requests.
+// fds flat after the warm-up (bench/soak/soak-trend.js), zero failed requests.
 // Its command line: soak-args.js; one run: soak-run.js (the load:
 // soak-workload.js; the samples: soak-samples.js; the result:
 // soak-result.js); what it prints and writes: soak-report.js.

@@ -31,7 +31,7 @@
   }
 
   // ---- the network the lanes are behind, as the page server says (GET /link.json)
-  // A packet-level link (link/session.js's record: { mode: 'packet', name,
+  // A packet-level link (harness/link-session.js's record: { mode: 'packet', name,
   // text, description, up, down }) or none: then only DevTools' request-level
   // throttling can slow the lanes, and the page cannot see it. Read once at
   // load and after each change made through setLink(); every result keeps the

@@ -283,7 +283,7 @@ spdy.Server.prototype._onStream = function (stream) {
 //     When both were lost (30 % loss: about 1 connection in 11) nothing
 //     retransmitted them: the client sat in FIN-WAIT-2 with its socket open
 //     and Node's http2 client, whose close() waits for the socket to close,
-//     never finished (measured: 2 of 10 runs of test/link/cli.test.js's
+//     never finished (measured: 2 of 10 runs of test/bin/slow/h2bench-link.test.js's
 //     client under quic-loss hung; tcpdump showed the lane's FIN and RST
 //     0.2 ms apart). Now the connection ends its side and keeps reading until
 //     the client's FIN, as nginx's lingering close does (lingering_timeout

@@ -6,7 +6,7 @@ const { InputError } = require('../../common/errors')
 // The page's view of the network: GET /link.json tells which packet-level link
 // is active (or that none is: request-level DevTools throttling is then the
 // only network emulation), POST /link changes it while it runs.
-// `control` is link/session.js's linkControl, or null when the page server
+// `control` is harness/link-session.js's linkControl, or null when the page server
 // was started without --link.
 function linkRoutes ({ control, presets, unavailable }) {
   const router = express.Router()

@@ -78,7 +78,7 @@ function newPushStats () {
 // request waits D ms too (the URLs carry it). Pushed assets go out with the
 // page, after its one delay and without one of their own: the server knows
 // them already, so push saves the client a round trip plus D per asset,
-// which is what bench/push-protocol.js measures. A 103 goes out before the
+// which is what bench/cells/push-protocol.js measures. A 103 goes out before the
 // delay, as Early Hints are meant to.
 // The outcome is in the X-H2bench-Push header and, with the errors that only
 // show after the page was sent, at /push/stats.

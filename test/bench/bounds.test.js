@@ -8,7 +8,7 @@ const page = (lane, extra = {}) => ({
   params: { requests: 30, assets: null, sizeBytes: 102400, sizeMB: 0.098, delayMs: 10 }, samples: [1], median: 40000, ...extra
 })
 
-// The physical lower bound the report puts beside every cell (bench/bounds.js).
+// The physical lower bound the report puts beside every cell (bench/runner/bounds.js).
 describe('physical lower bound of a cell', () => {
   it('HTTP/2 on Regular 3G: one round, then every byte through 768 kbit/s', () => {
     const b = boundOf(page('h2n'), 'page')

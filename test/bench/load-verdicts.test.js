@@ -3,7 +3,7 @@
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
 
-// Rows as bench/load-cell.js makes them, reduced to what the verdicts read.
+// Rows as bench/cells/load.js makes them, reduced to what the verdicts read.
 function row ({ lane, preset, mode = null, ms = [], failures = 0, load = {}, linkSpec = null }) {
   const sorted = [...ms].sort((a, b) => a - b)
   return {

@@ -3,7 +3,7 @@
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
 
-// Rows as bench/rest-cell.js makes them, reduced to what the verdicts read.
+// Rows as bench/cells/rest.js makes them, reduced to what the verdicts read.
 function row ({ lane, mode, ms = [], cell = 0, items = 25, browser = 'chromium', rest = {}, pushOutcome, pushed }) {
   const sorted = [...ms].sort((a, b) => a - b)
   return {

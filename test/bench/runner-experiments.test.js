@@ -25,12 +25,12 @@ describe('runner: experiments', () => {
     assert.equal(e.source.series['Chrome h2-cache-stale'][0], 0.243)
   })
 
-  // The runner opens the link with the first cell's spec (bench/run.js openNetwork), so that spec must be one.
+  // The runner opens the link with the first cell's spec (bench/runner/run.js openNetwork), so that spec must be one.
   it('every cell that may run through the link names a link the link accepts (its own spec, else its preset)', () => {
     const { cellLinkSpec } = require('../../bench/cells/helpers')
     const { parseLinkSpec } = require('../../link/spec')
     for (const e of EXPERIMENTS.filter(x => !x.networks || x.networks.includes('link'))) {
-      if (['load'].includes(e.kind)) continue // starts its own lanes and link (bench/load-cell.js)
+      if (['load'].includes(e.kind)) continue // starts its own lanes and link (bench/cells/load.js)
       for (const smoke of [false, true]) {
         for (const cell of cellsOf(e.id, { smoke })) {
           assert.doesNotThrow(() => parseLinkSpec(cellLinkSpec(cell), { traces: false }), `${e.id} ${JSON.stringify(cell)}`)

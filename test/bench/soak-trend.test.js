@@ -15,7 +15,7 @@ function series ({ minutes = 30, every = 5, rss, fds = () => 30 }) {
 
 const judge = (samples, minutes = 30) => analyze(samples, { durationSeconds: minutes * 60 })
 
-describe('soak trend (bench/soak-trend.js)', () => {
+describe('soak trend (bench/soak/soak-trend.js)', () => {
   it('fits a least-squares line exactly through points on a line', () => {
     const fit = linearFit([0, 1, 2, 3], [5, 7, 9, 11])
     assert.equal(fit.slope, 2)

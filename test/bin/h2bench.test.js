@@ -28,7 +28,7 @@ function runCli (args, { until, env = {} } = {}) {
   return { ready, exited, child }
 }
 
-describe('npm start (server/index.js)', function () {
+describe('npm start (bin/h2bench.js)', function () {
   this.timeout(30000)
   let certsDir
   before(() => { certsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-cli-')) })

@@ -62,7 +62,7 @@ describe('link presets', () => {
     assert.deepEqual([...new Set(LINK_PRESETS.map(p => p.group))], ['devtools-2016', 'devtools-current', 'quic-article', 'basic'])
   })
 
-  it('the DevTools presets are built from bench/presets.js, No throttling excluded', () => {
+  it('the DevTools presets are built from link/devtools-presets.js, No throttling excluded', () => {
     const fromBench = bench.PRESETS.filter(p => p.set !== null).map(p => p.name)
     assert.deepEqual(LINK_PRESETS.filter(p => p.group.startsWith('devtools')).map(p => p.name), fromBench)
     assert.equal(presetByName('No throttling'), null)

@@ -206,7 +206,7 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
 
     it('node load/cli.js with an unknown option', () => cliRefuses(CLI, ['--bogus'], /--bogus/))
 
-    it('node server/index.js load with -n fewer than -c, and with a bad link spec', async () => {
+    it('node bin/h2bench.js load with -n fewer than -c, and with a bad link spec', async () => {
       await cliRefuses(SERVER, ['load', '-n', '5', '-c', '10'], /-n 5 is fewer than -c 10/)
       await cliRefuses(SERVER, ['load', '--link', 'rtt=fast'], /--link: rtt: "fast" is not a time/)
     })

@@ -17,7 +17,7 @@ const { testCertificate } = require('../support/certificate')
 const { h3get, useH3Client } = require('../support/clients')
 const { ensureCaddy } = require('../../tools/caddy/build')
 
-// Fixtures: real output, captured from the lanes of `node server/index.js`
+// Fixtures: real output, captured from the lanes of `node bin/h2bench.js`
 // (nghttp 1.52, ab 2.3, h3get on quic-go 0.63, Caddy 2.11.9):
 //   nghttp-h2-m10.txt     nghttp -nv -m 10 https://127.0.0.1:3002/option?size=612 (spdy)
 //   nghttp-h2n-m10.txt    the same on :3003 (node:http2)

@@ -16,7 +16,7 @@ function fakeControl (first = 'rtt=40ms') {
     changes,
     current: () => record(current),
     async change (text) {
-      const next = parseLinkSpec(text, { traces: false }) // as link/session.js's linkControl: LinkSpecError (an InputError) is a 400
+      const next = parseLinkSpec(text, { traces: false }) // as harness/link-session.js's linkControl: LinkSpecError (an InputError) is a 400
       changes.push(text)
       current = next
       return record(next)
@@ -225,7 +225,7 @@ describe('page server /link routes', () => {
   })
 })
 
-// The control the real page server uses (link/session.js): what the page may
+// The control the real page server uses (harness/link-session.js): what the page may
 // not do, it refuses before the forwarder hears of it.
 describe('link control of a running link', () => {
   const { linkControl } = require('../../harness/link-session')

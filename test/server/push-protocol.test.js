@@ -5,8 +5,8 @@ const { useServers } = require('../support/servers')
 const { laneByName } = require('../../server/lanes')
 const { runPushProtocol, assetPaths } = require('../../bench/cells/push-protocol')
 
-// Server test of bench/push-protocol.js: real lanes, tiny loads.
-describe('push at the protocol level (bench/push-protocol.js)', function () {
+// Server test of bench/cells/push-protocol.js: real lanes, tiny loads.
+describe('push at the protocol level (bench/cells/push-protocol.js)', function () {
   const servers = useServers({ lanes: [laneByName('h2'), laneByName('h2n')] })
   const lanes = () => servers.running.lanes.map(({ name, url }) => ({ name, url }))
 

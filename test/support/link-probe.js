@@ -1,6 +1,6 @@
 'use strict'
 
-// Probes for the packet-level link tests (test/link/emulation.test.js): small
+// Probes for the packet-level link tests (test/link/slow/emulation.test.js): small
 // senders and receivers that observe the link independently of the forwarder's
 // own counters. Each one runs either in the test process (the server side, the
 // root namespace) or, through `startInside`, as this very file run by Node in

@@ -1,7 +1,7 @@
 'use strict'
 
 // Fabricated result rows for unit tests of the runner's verdicts and
-// reports: the shape bench/cells.js produces, with samples chosen by the test.
+// reports: the shape bench/cells/helpers.js produces, with samples chosen by the test.
 const stats = require('../../client/js/stats')
 const { row } = require('../../bench/cells/helpers')
 const { experimentById } = require('../../bench/experiments')

@@ -12,7 +12,7 @@ const { startLanesBehindLink } = require('../../../harness/start-lanes')
 const { unavailableReason } = require('../../../link/namespace')
 
 // Firefox (firefox-esr) driven over WebDriver BiDi by puppeteer-core, through
-// bench/firefox-relay.js: it trusts the lanes by the local CA in its
+// harness/firefox/relay.js: it trusts the lanes by the local CA in its
 // throw-away profile, nothing overridden, and caches and speaks HTTP/3 as it
 // would for any site.
 
@@ -56,7 +56,7 @@ async function assertGone (pgid) {
   assert.deepEqual(alive, [], `Firefox's processes left after close (group ${pgid})`)
 }
 
-describe('Firefox over WebDriver BiDi (bench/firefox.js)', function () {
+describe('Firefox over WebDriver BiDi (harness/firefox.js)', function () {
   this.timeout(180000)
 
   describe('on every lane, trusting the local CA', function () {

@@ -6,7 +6,7 @@ const path = require('node:path')
 const { TOOLS, toolFor } = require('../../../load/tools')
 const { laneByName } = require('../../../server/lanes')
 
-// Fixtures: real output, captured from the lanes of `node server/index.js
+// Fixtures: real output, captured from the lanes of `node bin/h2bench.js
 // --port 3200 --h1-port 3201 … --h3-port 3204` (ab 2.3, nghttp2 1.52's
 // h2load and nghttp, oha 1.16.0 built by tools/oha, Caddy 2.11.9), with
 // U='/option?size=612&ledger=x'; port 3299 had nothing listening:
