@@ -35,7 +35,7 @@ describe('the layers of the source', () => {
         `bench/run.js:2: require('./nowhere') names no file`,
         `link/spec.js:2: imports server/lanes/index.js: link/ (level ${LAYERS.link}) may import only rooms below it, and server/ is level ${LAYERS.server}`,
         'server/app.js:2: imports bin/h2bench.js: nothing imports an entry point (bin/); move what both need into a room below',
-        'server/app.js:3: imports client/js/page.js: Node code may import only the shared client modules (client/js/stats.js, client/js/options.js)',
+        'server/app.js:3: imports client/js/page.js: Node code may import only the shared client modules (client/js/stats.js, client/js/options.js, client/js/verdict.js)',
         'circle: bin/h2bench.js → server/app.js → bin/h2bench.js: files must not import each other, even through others',
         'circle: link/presets.js → link/spec.js → link/presets.js: files must not import each other, even through others'
       ].sort((a, b) => a.startsWith('circle') - b.startsWith('circle') || a.localeCompare(b)))

@@ -23,7 +23,7 @@ const LAYERS = {
 }
 
 // What runs in both the browser and Node: the only client files Node code may import.
-const SHARED_CLIENT = new Set(['client/js/stats.js', 'client/js/options.js'])
+const SHARED_CLIENT = new Set(['client/js/stats.js', 'client/js/options.js', 'client/js/verdict.js'])
 
 // Files every room may read as data.
 const DATA = new Set(['package.json'])

@@ -1,0 +1,189 @@
+// The verdict engine: how h2bench says that one side is faster than the
+// other, declared once for the page and the runner (as stats.js is their one
+// statistics). A difference is the ratio of the two sides' medians with a 95 %
+// interval from a percentile bootstrap of the samples (seeded, so the same
+// samples always give the same interval); the rules are RULES, the same for
+// every experiment:
+//   - fewer than RULES.minRuns good runs on a side: "not measured";
+//   - the interval inside 1 ± RULES.tolerance: "no difference";
+//   - the interval holding 1 but reaching past the tolerance: "inconclusive";
+//   - the interval clear of 1: faster / slower, by the ratio;
+//   - failed runs are left out and counted in the sentence;
+//   - a side whose runs drift (Mann-Kendall trend test over the repeats in the
+//     order they ran, two-sided p < RULES.driftP) is flagged, and so is its verdict;
+//   - the workload of each side is compared with the source's, field by field:
+//     a difference is named; one in a field the experiment says must match makes
+//     the verdict "not comparable".
+// UMD: `require('client/js/verdict')` in Node, `window.h2benchVerdict` in the page.
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory()
+  else root.h2benchVerdict = factory()
+}(typeof self !== 'undefined' ? self : this, function () {
+  'use strict'
+
+  const RULES = Object.freeze({
+    confidence: 0.95,
+    method: 'percentile bootstrap of the ratio of medians',
+    resamples: 4000,
+    seed: 20161017,
+    minRuns: 5,
+    tolerance: 0.05,
+    driftP: 0.05
+  })
+
+  function finite (values) {
+    if (!Array.isArray(values)) throw new TypeError('expected an array of numbers')
+    values.forEach(function (v) {
+      if (typeof v !== 'number' || !isFinite(v)) throw new TypeError('not a finite number: ' + v)
+    })
+    return values
+  }
+
+  function medianOf (values) {
+    const s = values.slice().sort(function (a, b) { return a - b })
+    const h = (s.length - 1) / 2
+    return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)])
+  }
+
+  // mulberry32: a small seeded generator, so a verdict never changes between two readings of the same samples.
+  function generator (seed) {
+    let a = seed >>> 0
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0
+      let t = a
+      t = Math.imul(t ^ (t >>> 15), t | 1)
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+  }
+
+  function resample (values, random) {
+    const out = new Array(values.length)
+    for (let i = 0; i < values.length; i++) out[i] = values[Math.floor(random() * values.length)]
+    return out
+  }
+
+  // median(a) / median(b) with its percentile-bootstrap interval: → { ratio, low, high }.
+  function ratioInterval (a, b, rules) {
+    const r = rules || RULES
+    const random = generator(r.seed)
+    const ratios = []
+    for (let i = 0; i < r.resamples; i++) ratios.push(medianOf(resample(a, random)) / medianOf(resample(b, random)))
+    ratios.sort(function (x, y) { return x - y })
+    const tail = (1 - r.confidence) / 2
+    const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
+    return { ratio: medianOf(a) / medianOf(b), low: at(tail), high: at(1 - tail) }
+  }
+
+  // Mann-Kendall trend test over the samples in the order they ran: S, its
+  // z (with the continuity correction) and the two-sided p from the normal
+  // approximation; direction 'slower' when later runs take longer.
+  function drift (values, rules) {
+    const r = rules || RULES
+    const n = values.length
+    if (n < 4) return { s: 0, z: 0, p: 1, drifting: false, direction: null }
+    let s = 0
+    for (let i = 0; i < n - 1; i++) {
+      for (let j = i + 1; j < n; j++) s += Math.sign(values[j] - values[i])
+    }
+    // Ties lower the variance: n(n-1)(2n+5) minus each tie group's t(t-1)(2t+5), over 18.
+    const counts = {}
+    values.forEach(function (v) { counts[v] = (counts[v] || 0) + 1 })
+    let ties = 0
+    Object.keys(counts).forEach(function (k) { const t = counts[k]; ties += t * (t - 1) * (2 * t + 5) })
+    const variance = (n * (n - 1) * (2 * n + 5) - ties) / 18
+    const z = variance > 0 ? (s === 0 ? 0 : (s - Math.sign(s)) / Math.sqrt(variance)) : 0
+    const p = 2 * (1 - normalCdf(Math.abs(z)))
+    return { s: s, z: z, p: p, drifting: p < r.driftP, direction: p < r.driftP ? (s > 0 ? 'slower' : 'faster') : null }
+  }
+
+  // Φ(x), Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7).
+  function normalCdf (x) {
+    const t = 1 / (1 + 0.3275911 * Math.abs(x) / Math.SQRT2)
+    const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x / 2)
+    return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2
+  }
+
+  // The fields a workload is compared on, in the order a sentence names them.
+  const WORKLOAD_FIELDS = ['tool', 'connections', 'streams', 'pipelining', 'requests', 'bytes', 'state']
+
+  // Our workload against the source's: → { differences: ['streams: 1 here, 100 in the source', …], comparable }.
+  // `mustMatch`: the fields whose difference makes the comparison meaningless (default: every field both name).
+  function compareWorkload (ours, source, mustMatch) {
+    const differences = []
+    let comparable = true
+    if (!ours || !source) return { differences: differences, comparable: true }
+    WORKLOAD_FIELDS.forEach(function (field) {
+      if (!(field in ours) || !(field in source)) return
+      if (ours[field] === source[field]) return
+      differences.push(field + ': ' + ours[field] + ' here, ' + source[field] + ' in the source')
+      if (!mustMatch || mustMatch.indexOf(field) !== -1) comparable = false
+    })
+    return { differences: differences, comparable: comparable }
+  }
+
+  function fmt (x) { return x >= 10 ? x.toFixed(0) : x >= 1.95 ? x.toFixed(1) : x.toFixed(2) }
+
+  // One side: { name, samples (ms, in the order they ran), failed (runs left out), workload }.
+  // → { verdict: 'faster'|'slower'|'no difference'|'inconclusive'|'not measured'|'not comparable',
+  //     ratio, low, high (a's median over b's: above 1, b is faster), n, failed, drift, workload, flags, sentence }
+  function compare (a, b, options) {
+    const o = options || {}
+    const r = Object.assign({}, RULES, o.rules || {})
+    const sa = finite(a.samples || [])
+    const sb = finite(b.samples || [])
+    const out = {
+      a: a.name,
+      b: b.name,
+      verdict: null,
+      ratio: NaN,
+      low: NaN,
+      high: NaN,
+      n: [sa.length, sb.length],
+      failed: [a.failed || 0, b.failed || 0],
+      drift: [drift(sa, r), drift(sb, r)],
+      workload: compareWorkload(o.ours || a.workload, o.source, o.mustMatch),
+      flags: [],
+      rules: r
+    }
+    out.drift.forEach(function (d, i) {
+      if (d.drifting) out.flags.push((i ? b.name : a.name) + ' drifts: each run ' + d.direction + ' than the last (Mann-Kendall p = ' + d.p.toFixed(3) + ')')
+    })
+    const failedText = out.failed[0] || out.failed[1]
+      ? '; failed runs left out: ' + out.failed[0] + ' of ' + (sa.length + out.failed[0]) + ' ' + a.name + ', ' + out.failed[1] + ' of ' + (sb.length + out.failed[1]) + ' ' + b.name
+      : ''
+    const short = [[a.name, sa.length], [b.name, sb.length]].filter(function (s) { return s[1] < r.minRuns })
+    if (short.length) {
+      out.verdict = 'not measured'
+      out.sentence = 'not measured: ' + short.map(function (s) { return s[0] + ' has ' + s[1] + ' good run' + (s[1] === 1 ? '' : 's') }).join(', ') +
+        ', at least ' + r.minRuns + ' needed' + failedText
+      return out
+    }
+    Object.assign(out, ratioInterval(sa, sb, r))
+    const range = fmt(out.low) + '–' + fmt(out.high) + '×'
+    const evidence = ' (' + Math.round(r.confidence * 100) + ' % interval ' + range + ', ' + sa.length + ' and ' + sb.length + ' runs' + failedText + ')'
+    if (!out.workload.comparable) {
+      out.verdict = 'not comparable'
+      out.sentence = 'not comparable with the source: ' + out.workload.differences.join('; ')
+      return out
+    }
+    if (out.low >= 1 / (1 + r.tolerance) && out.high <= 1 + r.tolerance) {
+      out.verdict = 'no difference'
+      out.sentence = 'no difference between ' + a.name + ' and ' + b.name + ' within ±' + Math.round(r.tolerance * 100) + ' %' + evidence
+    } else if (out.low <= 1 && out.high >= 1) {
+      out.verdict = 'inconclusive'
+      out.sentence = 'inconclusive: ' + a.name + ' takes ' + fmt(out.ratio) + '× ' + b.name + '\'s time, but the interval holds 1' + evidence
+    } else if (out.low > 1) {
+      out.verdict = 'faster'
+      out.sentence = b.name + ' is ' + fmt(out.ratio) + '× faster than ' + a.name + evidence
+    } else {
+      out.verdict = 'slower'
+      out.sentence = b.name + ' is ' + fmt(1 / out.ratio) + '× slower than ' + a.name + evidence
+    }
+    if (out.workload.differences.length) out.sentence += '; workload differs from the source: ' + out.workload.differences.join('; ')
+    if (out.flags.length) out.sentence += '; FLAGGED: ' + out.flags.join('; ')
+    return out
+  }
+
+  return { RULES: RULES, compare: compare, ratioInterval: ratioInterval, drift: drift, compareWorkload: compareWorkload, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
+}))

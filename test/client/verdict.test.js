@@ -1,0 +1,137 @@
+'use strict'
+
+const assert = require('node:assert/strict')
+const { RULES, compare, ratioInterval, drift, compareWorkload } = require('../../client/js/verdict')
+
+// Seeded samples, so every run of these tests sees the same numbers.
+function rng (seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+// n log-normal samples around `median` with spread `sigma` (of the log).
+function logNormal (random, n, median, sigma) {
+  const out = []
+  for (let i = 0; i < n; i++) {
+    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+    out.push(median * Math.exp(sigma * z))
+  }
+  return out
+}
+const shuffled = (random, xs) => xs.map(x => [random(), x]).sort((p, q) => p[0] - q[0]).map(p => p[1])
+
+describe('client/js/verdict.js: one verdict engine', () => {
+  it('states its rules once: 95 % percentile bootstrap, at least 5 good runs a side, ±5 % for "no difference"', () => {
+    assert.equal(RULES.confidence, 0.95)
+    assert.match(RULES.method, /bootstrap/)
+    assert.equal(RULES.minRuns, 5)
+    assert.equal(RULES.tolerance, 0.05)
+    assert.ok(Object.isFrozen(RULES))
+  })
+
+  it('fewer good runs than the minimum on a side: "not measured", naming the side, its count and the failures left out', () => {
+    const v = compare({ name: 'h1', samples: [200, 210, 205, 199, 201, 204] }, { name: 'h2', samples: [100, 101, 99, 102], failed: 6 })
+    assert.equal(v.verdict, 'not measured')
+    assert.ok(Number.isNaN(v.ratio))
+    assert.equal(v.sentence, 'not measured: h2 has 4 good runs, at least 5 needed; failed runs left out: 0 of 6 h1, 6 of 10 h2')
+  })
+
+  it('an interval clear of 1: faster (or slower), by the ratio of medians, with the interval and the runs behind it', () => {
+    const r = rng(1)
+    const slow = logNormal(r, 10, 200, 0.03)
+    const fast = logNormal(r, 10, 100, 0.03)
+    const v = compare({ name: 'h1', samples: slow }, { name: 'h2', samples: fast })
+    assert.equal(v.verdict, 'faster')
+    assert.ok(v.low > 1 && v.ratio > 1.8 && v.ratio < 2.2, JSON.stringify(v))
+    assert.match(v.sentence, /^h2 is 2\.0× faster than h1 \(95 % interval [\d.]+–[\d.]+×, 10 and 10 runs\)$/)
+    const w = compare({ name: 'h2', samples: fast }, { name: 'h1', samples: slow })
+    assert.equal(w.verdict, 'slower')
+    assert.match(w.sentence, /^h1 is 2\.0× slower than h2 /)
+  })
+
+  it('an interval inside 1 ± 5 %: "no difference"; one that holds 1 but reaches past it: "inconclusive", never "faster"', () => {
+    const r = rng(2)
+    const same = compare({ name: 'h2', samples: logNormal(r, 20, 100, 0.01) }, { name: 'h2n', samples: logNormal(r, 20, 100, 0.01) })
+    assert.equal(same.verdict, 'no difference', same.sentence)
+    assert.match(same.sentence, /^no difference between h2 and h2n within ±5 % \(95 % interval/)
+    // The page's example: a 1.1× ratio whose range holds 1 is not "faster".
+    const noisy = compare({ name: 'spdy', samples: logNormal(r, 6, 110, 0.25) }, { name: 'node:http2', samples: logNormal(r, 6, 100, 0.25) })
+    assert.equal(noisy.verdict, 'inconclusive', noisy.sentence)
+    assert.ok(noisy.low < 1 && noisy.high > 1)
+    assert.match(noisy.sentence, /^inconclusive: spdy takes [\d.]+× node:http2's time, but the interval holds 1/)
+  })
+
+  it('the same samples always give the same interval (seeded), and the interval covers the true ratio about 95 % of the time; without a difference it rarely calls one', () => {
+    const r = rng(3)
+    const a = logNormal(r, 12, 150, 0.1)
+    const b = logNormal(r, 12, 100, 0.1)
+    assert.deepEqual(ratioInterval(a, b), ratioInterval(a, b))
+    // Against the truth: 300 experiments, each side 20 log-normal runs, true ratio of medians 1.5.
+    const trials = 300
+    let covered = 0
+    for (let i = 0; i < trials; i++) {
+      const x = logNormal(r, 20, 150, 0.2)
+      const y = logNormal(r, 20, 100, 0.2)
+      const ci = ratioInterval(x, y, { ...RULES, resamples: 1000 })
+      if (ci.low <= 1.5 && ci.high >= 1.5) covered++
+    }
+    // A percentile bootstrap of medians is a little narrow at n = 20: between 85 % and 99 %.
+    assert.ok(covered / trials > 0.85 && covered / trials < 0.99, `covered ${covered} of ${trials}`)
+    // And with no true difference (the same distribution on both sides), "faster" or "slower" about 5 % of the time at most.
+    let wrong = 0
+    for (let i = 0; i < trials; i++) {
+      const v = compare({ name: 'a', samples: logNormal(r, 10, 100, 0.1) }, { name: 'b', samples: logNormal(r, 10, 100, 0.1) }, { rules: { resamples: 1000 } })
+      if (v.verdict === 'faster' || v.verdict === 'slower') wrong++
+    }
+    assert.ok(wrong / trials < 0.08, `a difference called in ${wrong} of ${trials} experiments without one`)
+  })
+
+  it('drift: the Mann-Kendall test on the runs in the order they ran (S, z, p as the textbook computes them)', () => {
+    const up = drift([1, 2, 3, 4, 5])
+    assert.equal(up.s, 10)
+    assert.ok(Math.abs(up.z - 9 / Math.sqrt(50 / 3)) < 1e-9)
+    assert.ok(Math.abs(up.p - 0.0275) < 0.0005, `p ${up.p}`)
+    assert.equal(up.drifting, true)
+    assert.equal(up.direction, 'slower')
+    assert.equal(drift([5, 4, 3, 2, 1]).direction, 'faster')
+    assert.equal(drift([3, 1, 4, 1, 5, 2, 6, 5, 3, 5]).drifting, false)
+    assert.equal(drift([1, 2, 3]).drifting, false, 'too few runs to tell')
+  })
+
+  it('a side that drifts is flagged, and so is its verdict', () => {
+    const r = rng(4)
+    const steady = shuffled(r, logNormal(r, 10, 100, 0.02))
+    const creeping = Array.from({ length: 10 }, (_, i) => 200 + 15 * i)
+    const v = compare({ name: 'h1', samples: creeping }, { name: 'h2', samples: steady })
+    assert.equal(v.verdict, 'faster')
+    assert.equal(v.flags.length, 1)
+    assert.match(v.sentence, /; FLAGGED: h1 drifts: each run slower than the last \(Mann-Kendall p = 0\.000\)$/)
+    assert.equal(compare({ name: 'a', samples: steady }, { name: 'b', samples: steady.map(x => x / 2) }).flags.length, 0)
+  })
+
+  it('the workload of each side against the source\'s: a difference is named, one the experiment needs equal makes it "not comparable"', () => {
+    const source = { tool: 'h2load', connections: 100, streams: 100, requests: 10000, pipelining: 100 }
+    const ours = { tool: 'h2load', connections: 100, streams: 100, requests: 10000, pipelining: 1 }
+    assert.deepEqual(compareWorkload(ours, source), { differences: ['pipelining: 1 here, 100 in the source'], comparable: false })
+    assert.deepEqual(compareWorkload(ours, source, ['tool', 'requests']), { differences: ['pipelining: 1 here, 100 in the source'], comparable: true })
+    const r = rng(5)
+    const a = { name: 'h1', samples: logNormal(r, 8, 300, 0.02) }
+    const b = { name: 'h3', samples: logNormal(r, 8, 100, 0.02) }
+    const blocked = compare(a, b, { ours, source })
+    assert.equal(blocked.verdict, 'not comparable')
+    assert.equal(blocked.sentence, 'not comparable with the source: pipelining: 1 here, 100 in the source')
+    const named = compare(a, b, { ours, source, mustMatch: ['tool', 'requests'] })
+    assert.equal(named.verdict, 'faster')
+    assert.match(named.sentence, /; workload differs from the source: pipelining: 1 here, 100 in the source$/)
+  })
+
+  it('refuses what is not a list of finite numbers', () => {
+    assert.throws(() => compare({ name: 'a', samples: [1, NaN] }, { name: 'b', samples: [1] }), /not a finite number/)
+    assert.throws(() => compare({ name: 'a', samples: 'x' }, { name: 'b', samples: [1] }), /expected an array/)
+  })
+})
