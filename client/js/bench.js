@@ -7,6 +7,7 @@
   'use strict'
 
   const stats = window.h2benchStats
+  const verdicts = window.h2benchVerdict
   const checks = window.h2benchOptions
   const config = JSON.parse(document.getElementById('h2bench-config').textContent)
   const lanes = config.lanes
@@ -221,7 +222,8 @@
     else lane.state = stopped ? 'stopped' : 'done'
   }
 
-  // One entry per pair of lanes that both measured something, slower first.
+  // One entry per pair of lanes that both measured something, slower first,
+  // judged by the verdict engine (client/js/verdict.js: the runner's rules too).
   function compare (laneResults) {
     const usable = laneResults.filter(function (l) { return l.samples.length > 0 && l.state !== 'failed' })
     const out = []
@@ -230,8 +232,21 @@
         let slower = usable[i]
         let faster = usable[j]
         if (slower.summary.median < faster.summary.median) { slower = usable[j]; faster = usable[i] }
-        const r = stats.ratio(slower.samples, faster.samples)
-        out.push({ slower: slower.lane, faster: faster.lane, ratio: r.ratio, low: r.low, high: r.high })
+        const v = verdicts.compare({ name: slower.lane, samples: slower.samples, failed: slower.leftOut },
+          { name: faster.lane, samples: faster.samples, failed: faster.leftOut })
+        out.push({
+          slower: slower.lane,
+          faster: faster.lane,
+          // The ratio of medians is shown even when too few runs make it no verdict.
+          ratio: Number.isNaN(v.ratio) ? slower.summary.median / faster.summary.median : v.ratio,
+          low: v.low,
+          high: v.high,
+          verdict: v.verdict,
+          runs: v.n,
+          leftOut: v.failed,
+          flags: v.flags,
+          sentence: v.sentence
+        })
       }
     }
     return out

@@ -135,13 +135,33 @@
       p.dataset.slower = c.slower
       p.dataset.faster = c.faster
       p.dataset.ratio = String(c.ratio)
+      p.dataset.verdict = c.verdict
       const strong = function (text) { const s = document.createElement('strong'); s.textContent = text; return s }
-      if (c.ratio < 1.05) {
-        p.append(strong(label(c.faster)), ' and ', strong(label(c.slower)), ' are about as fast (' + f.times(c.ratio) + ')')
-      } else {
-        p.append(strong(label(c.faster)), ' is ', strong(f.times(c.ratio) + ' faster'), ' than ', strong(label(c.slower)))
+      const rules = window.h2benchVerdict.RULES
+      // The interval's bounds rounded outward, to three decimals next to 1 (so a bound just clear of 1 never reads 1.00).
+      const bound = function (v, dir) {
+        if (!Number.isFinite(v)) return '—'
+        const digits = v >= 10 ? 0 : Math.abs(v - 1) < 0.01 ? 3 : 2
+        const k = Math.pow(10, digits)
+        return (dir < 0 ? Math.floor(v * k) / k : Math.ceil(v * k) / k).toFixed(digits)
       }
-      p.append(' (quartile range ' + f.times(c.low).replace('×', '') + '–' + f.times(c.high) + ')')
+      const interval = Math.round(rules.confidence * 100) + ' % interval ' + bound(c.low, -1) + '–' + bound(c.high, 1) + '×'
+      const runs = c.runs[1] + ' and ' + c.runs[0] + ' runs'
+      // The verdict engine's words (client/js/verdict.js), with the lanes' labels.
+      if (c.verdict === 'faster') {
+        p.append(strong(label(c.faster)), ' is ', strong(f.times(c.ratio) + ' faster'), ' than ', strong(label(c.slower)), ' (' + interval + ', ' + runs + ')')
+      } else if (c.verdict === 'no difference') {
+        p.append(strong(label(c.faster)), ' and ', strong(label(c.slower)), ': no difference within ±' + Math.round(rules.tolerance * 100) + ' % (' +
+          f.times(c.ratio) + '; ' + interval + ', ' + runs + ')')
+      } else if (c.verdict === 'inconclusive') {
+        p.append(strong(label(c.faster)), ' and ', strong(label(c.slower)), ': no verdict, the ' + interval + ' holds 1 (medians ' +
+          f.times(c.ratio) + ' apart, ' + runs + ')')
+      } else {
+        p.append(strong(label(c.faster)), ' and ', strong(label(c.slower)), ': not measured, a verdict needs at least ' + rules.minRuns +
+          ' good runs on each (' + runs + '; medians ' + f.times(c.ratio) + ' apart)')
+      }
+      if (c.leftOut[0] || c.leftOut[1]) p.append('; runs with failed requests left out: ' + (c.leftOut[1] + c.leftOut[0]))
+      if (c.flags.length) p.append('; ', strong('flagged: ' + c.flags.join('; ')))
       el.appendChild(p)
     })
   }

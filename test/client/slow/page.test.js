@@ -57,6 +57,12 @@ describe('the h2bench page in Chromium', function () {
     }
     assert.equal(result.comparisons.length, 3)
     assert.equal(await page.locator('#ratios .ratio').count(), 3)
+    // Two repeats are fewer than the verdict engine's minimum: no lane is called faster (client/js/verdict.js).
+    for (const c of result.comparisons) assert.equal(c.verdict, 'not measured', JSON.stringify(c))
+    for (const text of await page.locator('#ratios .ratio').allTextContents()) {
+      assert.match(text, /: not measured, a verdict needs at least 5 good runs on each \(2 and 2 runs; medians [\d.]+× apart\)$/)
+      assert.doesNotMatch(text, /faster/)
+    }
     assert.match(await page.textContent('#status'), /^Done/)
   })
 
@@ -85,14 +91,15 @@ describe('the h2bench page in Chromium', function () {
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 200, downloadThroughput: -1, uploadThroughput: -1 })
-    const result = await runFromForm(page, { requests: 30, size: 1, unit: 'kb', delay: 0, repeats: 3 })
+    const result = await runFromForm(page, { requests: 30, size: 1, unit: 'kb', delay: 0, repeats: 5 })
     const median = name => result.lanes.find(l => l.lane === name).summary.median
     // ⌈30/6⌉ = 5 round trips on six HTTP/1.1 connections against 1 over HTTP/2.
     assert.ok(median('h1') > 2 * median('h2'), `h1 ${median('h1')} ms vs h2 ${median('h2')} ms`)
     assert.ok(median('h1') > 2 * median('h2n'), `h1 ${median('h1')} ms vs h2n ${median('h2n')} ms`)
     assert.ok(median('h1') > 800, `h1 ${median('h1')} ms`)
     const ratio = page.locator('#ratios .ratio[data-slower="h1"][data-faster="h2"]')
-    assert.match(await ratio.textContent(), /HTTP\/2 \(spdy\) is [\d.]+× faster than HTTP\/1\.1 \(node:https\) \(quartile range [\d.]+–[\d.]+×\)/)
+    assert.match(await ratio.textContent(), /HTTP\/2 \(spdy\) is [\d.]+× faster than HTTP\/1\.1 \(node:https\) \(95 % interval [\d.]+–[\d.]+×, 5 and 5 runs\)/)
+    assert.equal(await ratio.getAttribute('data-verdict'), 'faster')
     const inFlight = async lane => Number(await page.getAttribute(`.waterfall[data-lane="${lane}"] canvas`, 'data-max-in-flight'))
     assert.ok(await inFlight('h1') <= 6, 'HTTP/1.1: at most six connections')
     assert.ok(await inFlight('h2') > 6, 'HTTP/2: one wave')
