@@ -9,12 +9,11 @@
 // --optional (npm install's postinstall): a failure is a warning saying what
 // works without the program, and the install goes on. The forwarder's is
 // always optional: only the link needs it.
-const fs = require('node:fs')
 const { ensureForwarder } = require('../link/forwarder/build')
 const { buildFromCommandLine } = require('../tools/go-build')
 const { ensureCaddy } = require('../tools/caddy/build')
 const { ensureH3get } = require('../tools/h3get/build')
-const { ensureOha, ohaPath, OHA_VERSION } = require('../tools/oha/build')
+const { ensureOha } = require('../tools/oha/build')
 
 const PROGRAMS = {
   forwarder () {
@@ -33,8 +32,7 @@ const PROGRAMS = {
   },
   oha () {
     const t0 = Date.now()
-    if (!process.env.OHA_PATH && !fs.existsSync(ohaPath())) console.log(`oha: building ${OHA_VERSION} with cargo (once; about 5 minutes)…`)
-    ensureOha().then(out => console.log(`oha: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`), err => {
+    ensureOha({ log: console.log }).then(out => console.log(`oha: ${out} (${((Date.now() - t0) / 1000).toFixed(1)} s)`), err => {
       console.error(`oha: ${err.message}`)
       process.exitCode = 1
     })

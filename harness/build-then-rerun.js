@@ -7,9 +7,8 @@
 // when an edge lane is asked for (harness/start-lanes.js ensureEdge), oha
 // when a lane will be loaded with it. Only those, and each build says so in a
 // line (it takes minutes the first time, and a terminal shows nothing else).
-const fs = require('node:fs')
 const { ensureEdge, BUILD_ENV } = require('./start-lanes')
-const { ensureOha, ohaPath } = require('../tools/oha/build')
+const { ensureOha } = require('../tools/oha/build')
 const { rerunInPrivateNamespace } = require('./private-netns')
 
 // → the exit code of the command run again in its namespace.
@@ -17,17 +16,7 @@ const { rerunInPrivateNamespace } = require('./private-netns')
 // `entry`, `argv`: the script to start again and its arguments; `log`: one line at a time.
 async function buildThenRerun ({ lanes, oha = false, entry, argv, log }) {
   process.env[BUILD_ENV] = (await ensureEdge(lanes, log)) || 'ok'
-  if (oha && !process.env.OHA_PATH) {
-    const t0 = Date.now()
-    const building = !fs.existsSync(ohaPath())
-    if (building) log('oha: building the pinned oha with cargo for the HTTP/3 lane (once, about 5 minutes)…')
-    try {
-      const out = await ensureOha()
-      if (building) log(`oha: built ${out} in ${Math.round((Date.now() - t0) / 1000)} s`)
-    } catch (err) {
-      log(`oha: ${err.message}`) // the run says it again, with the lane it leaves unmeasured
-    }
-  }
+  if (oha) await ensureOha({ log }).catch(err => log(`oha: ${err.message}`)) // the run says it again, with the lane it leaves unmeasured
   return rerunInPrivateNamespace(entry, argv)
 }
 

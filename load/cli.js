@@ -13,7 +13,7 @@ const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
 const { buildThenRerun } = require('../harness/build-then-rerun')
 const { environmentRecord } = require('../harness/provenance')
-const { TOOLS, DEFAULT_TOOL, toolFor } = require('./tools')
+const { TOOLS, DEFAULT_TOOL, chosenTool } = require('./tools')
 const { LOAD_PRESETS, loadPreset } = require('./presets')
 const { runLoad } = require('./load')
 const { stopTools } = require('./run-tool')
@@ -192,7 +192,7 @@ function toolsToRun (opts) {
   const lanes = opts.lanes ? opts.lanes.map(laneByName) : LANES
   return lanes.map(lane => {
     try {
-      return toolFor(lane, opts.tools[lane.name] || opts.tools[lane.protocol] || opts.presetTools[lane.protocol] || null).name
+      return chosenTool(lane, opts).name
     } catch {
       return null
     }

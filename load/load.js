@@ -10,14 +10,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { toolFor, ToolMissingError } = require('./tools')
+const { chosenTool, ToolMissingError } = require('./tools')
 const { runTool, getJson } = require('./run-tool')
 const { summariseAb } = require('./tools/ab-trace')
 const { summariseNghttp } = require('./tools/nghttp-trace')
 const { summariseQlogDir } = require('./qlog')
 const { LANES, laneByName } = require('../server/lanes')
 const { InputError } = require('../common/errors')
-const { ensureOha, ohaPath } = require('../tools/oha/build')
+const { ensureOha } = require('../tools/oha/build')
 const { startLanes, startLanesBehindLink, ensureEdge } = require('../harness/start-lanes')
 
 // What the load run cannot do as asked (a --url that is no lane, a tool that cannot load a lane,
@@ -55,10 +55,9 @@ async function laneAt (url) {
 async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log = () => {}) {
   const plan = []
   for (const lane of lanes) {
-    const name = tools[lane.name] || tools[lane.protocol] || presetTools[lane.protocol] || null
     let tool
     try {
-      tool = toolFor(lane, name)
+      tool = chosenTool(lane, { tools, presetTools })
     } catch (err) {
       throw new LoadError(err.message)
     }
@@ -68,10 +67,7 @@ async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log
     plan.push({ lane, tool })
   }
   for (const p of plan) {
-    if (p.tool.name === 'oha') {
-      if (!process.env.OHA_PATH && !fs.existsSync(ohaPath())) log('oha: building the pinned oha with cargo (once, about 5 minutes)…')
-      await ensureOha()
-    }
+    if (p.tool.name === 'oha') await ensureOha({ log })
     p.version = p.tool.version() // ToolMissingError: one line with the install command
   }
   return plan

@@ -27,4 +27,10 @@ function toolFor (lane, wanted = null) {
   return tool
 }
 
-module.exports = { TOOLS, DEFAULT_TOOL, toolByName, toolFor, ToolMissingError }
+// The tool a run uses for `lane`: --tool LANE=, else --tool for its protocol,
+// else the preset's, else the protocol's default (an Error as toolFor's).
+function chosenTool (lane, { tools = {}, presetTools = {} } = {}) {
+  return toolFor(lane, tools[lane.name] || tools[lane.protocol] || presetTools[lane.protocol] || null)
+}
+
+module.exports = { TOOLS, DEFAULT_TOOL, toolByName, toolFor, chosenTool, ToolMissingError }

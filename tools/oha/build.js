@@ -34,36 +34,44 @@ async function findCargo (env = process.env) {
   return null
 }
 
-let pending = null
-// → the oha to run, building the pinned one when it is missing (once per process).
-function ensureOha () {
+const pending = new Map() // root → the build of it under way in this process
+// → the oha to run, building the pinned one when it is missing (once per
+// process). A build takes minutes and says so through `log`, terminal or not:
+// before it starts and when it is done (and while it waits for another's).
+// `root`: where it is built (the tests build a stand-in elsewhere).
+function ensureOha ({ log = line => process.stderr.write(line + '\n'), root = ROOT } = {}) {
   if (process.env.OHA_PATH) return Promise.resolve(process.env.OHA_PATH)
-  if (!pending) {
-    pending = (async () => {
-      if (fs.existsSync(BUILT)) return BUILT
-      fs.mkdirSync(path.dirname(BUILT), { recursive: true })
-      return withLock(BUILT, async () => {
-        if (fs.existsSync(BUILT)) return BUILT
+  const built = path.join(root, 'bin', 'oha')
+  if (!pending.has(root)) {
+    const building = (async () => {
+      if (fs.existsSync(built)) return built
+      fs.mkdirSync(path.dirname(built), { recursive: true })
+      return withLock(built, async () => {
+        if (fs.existsSync(built)) return built
         const found = await findCargo()
         if (!found) {
           throw new BuildError(`oha (h2bench load's HTTP/3 client) needs Rust's cargo to build: install it from rustup.rs, or set OHA_PATH to an oha built with --features http3`, { missing: true })
         }
-        const tmp = `${ROOT}.${process.pid}.tmp`
+        const tmp = `${root}.${process.pid}.tmp`
+        const t0 = Date.now()
+        log(`oha: building the pinned oha ${OHA_VERSION} with cargo (once, about 5 minutes)…`)
         try {
           await run(found.cargo, ['install', 'oha', '--version', OHA_VERSION, '--locked', '--features', 'http3', '--root', tmp], { timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 << 20 })
-          fs.renameSync(path.join(tmp, 'bin', 'oha'), BUILT)
+          fs.renameSync(path.join(tmp, 'bin', 'oha'), built)
         } catch (err) {
           const why = String(err.stderr || err.message).trim().split('\n').slice(-6).join('\n')
           throw new BuildError(`building oha ${OHA_VERSION} with ${found.version} failed: ${why}`, { cause: err })
         } finally {
           fs.rmSync(tmp, { recursive: true, force: true })
         }
-        return BUILT
-      }, { what: 'oha', staleMs: BUILD_TIMEOUT_MS + 60 * 1000 })
+        log(`oha: built ${built} in ${Math.round((Date.now() - t0) / 1000)} s`)
+        return built
+      }, { what: 'oha', staleMs: BUILD_TIMEOUT_MS + 60 * 1000, log })
     })()
-    pending.catch(() => { pending = null })
+    pending.set(root, building)
+    building.catch(() => pending.delete(root))
   }
-  return pending
+  return pending.get(root)
 }
 
 module.exports = { ensureOha, ohaPath, findCargo, OHA_VERSION }
