@@ -8,14 +8,16 @@ const path = require('node:path')
 const { parseConfig, helpText, isLoopback } = require('../server/config')
 const { loadOrCreateCertificate } = require('../server/certs')
 const { startAll } = require('../server/start')
-const { chromeCommand, launchChrome, findChrome, isRoot, INSTALL_HINT } = require('../harness/chromium')
+// The user's own Chrome only: harness/chromium.js would also load playwright-core (0.2 s, 50 MB) for nothing.
+const { findChrome, INSTALL_HINT } = require('../harness/chromium/find')
+const { isRoot } = require('../harness/chromium/flags')
+const { chromeCommand, launchChrome } = require('../harness/chromium/user-chrome')
 const { UserError } = require('../common/errors')
 const { runCli } = require('../common/cli')
 const { parseLinkSpec } = require('../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { startLinkSession } = require('../harness/link-session')
 const { needsUserNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
-const load = require('../load/cli')
 
 async function main (argv) {
   const config = parseConfig(argv)
@@ -78,8 +80,9 @@ async function main (argv) {
 }
 
 // A server stopped by SIGINT or SIGTERM has closed its lanes and exits 0: that is how it ends.
+// `h2bench load` loads the load tools' code only when asked for.
 if (process.argv[2] === 'load') {
-  runCli('h2bench load', load.main, { argv: process.argv.slice(3), entry: path.join(__dirname, 'h2bench-load.js') })
+  runCli('h2bench load', require('../load/cli').main, { argv: process.argv.slice(3), entry: path.join(__dirname, 'h2bench-load.js') })
 } else {
   runCli('h2bench', main)
 }

@@ -75,5 +75,5 @@
     return { ratio: a.median / b.median, low: a.q1 / b.q3, high: a.q3 / b.q1 }
   }
 
-  return { quantile: quantile, median: median, mean: mean, stdev: stdev, summary: summary, ratio: ratio }
+  return { quantile: quantile, quantileSorted: quantileSorted, median: median, mean: mean, stdev: stdev, summary: summary, ratio: ratio }
 }))

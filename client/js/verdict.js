@@ -14,11 +14,12 @@
 //   - the workload of each side is compared with the source's, field by field:
 //     a difference is named; one in a field the experiment says must match makes
 //     the verdict "not comparable".
-// UMD: `require('client/js/verdict')` in Node, `window.h2benchVerdict` in the page.
+// Its medians and quantiles are stats.js's.
+// UMD: `require('client/js/verdict')` in Node, `window.h2benchVerdict` in the page (after stats.js).
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory()
-  else root.h2benchVerdict = factory()
-}(typeof self !== 'undefined' ? self : this, function () {
+  if (typeof module === 'object' && module.exports) module.exports = factory(require('./stats'))
+  else root.h2benchVerdict = factory(root.h2benchStats)
+}(typeof self !== 'undefined' ? self : this, function (stats) {
   'use strict'
 
   const RULES = Object.freeze({
@@ -31,18 +32,10 @@
     driftP: 0.05
   })
 
+  // stats.js checks them: a list of finite numbers, else a TypeError naming the value.
   function finite (values) {
-    if (!Array.isArray(values)) throw new TypeError('expected an array of numbers')
-    values.forEach(function (v) {
-      if (typeof v !== 'number' || !isFinite(v)) throw new TypeError('not a finite number: ' + v)
-    })
+    stats.summary(values)
     return values
-  }
-
-  function medianOf (values) {
-    const s = values.slice().sort(function (a, b) { return a - b })
-    const h = (s.length - 1) / 2
-    return s[Math.floor(h)] + (h - Math.floor(h)) * (s[Math.ceil(h)] - s[Math.floor(h)])
   }
 
   // mulberry32: a small seeded generator, so a verdict never changes between two readings of the same samples.
@@ -57,22 +50,34 @@
     }
   }
 
-  function resample (values, random) {
-    const out = new Array(values.length)
-    for (let i = 0; i < values.length; i++) out[i] = values[Math.floor(random() * values.length)]
-    return out
+  // The median of one bootstrap resample of `sorted` (ascending), without
+  // sorting: draw how often each value is taken, then lay the values out in
+  // order that many times. O(n) a resample; `counts` and `out` are reused.
+  function resampledMedian (sorted, random, counts, out) {
+    const n = sorted.length
+    counts.fill(0)
+    for (let i = 0; i < n; i++) counts[Math.floor(random() * n)]++
+    let k = 0
+    for (let i = 0; i < n; i++) for (let c = counts[i]; c > 0; c--) out[k++] = sorted[i]
+    return stats.quantileSorted(out, 0.5)
   }
 
   // median(a) / median(b) with its percentile-bootstrap interval: → { ratio, low, high }.
   function ratioInterval (a, b, rules) {
     const r = rules || RULES
     const random = generator(r.seed)
+    const sortedA = a.slice().sort(function (x, y) { return x - y })
+    const sortedB = b.slice().sort(function (x, y) { return x - y })
+    const bufA = [new Array(a.length), new Array(a.length)]
+    const bufB = [new Array(b.length), new Array(b.length)]
     const ratios = []
-    for (let i = 0; i < r.resamples; i++) ratios.push(medianOf(resample(a, random)) / medianOf(resample(b, random)))
+    for (let i = 0; i < r.resamples; i++) {
+      ratios.push(resampledMedian(sortedA, random, bufA[0], bufA[1]) / resampledMedian(sortedB, random, bufB[0], bufB[1]))
+    }
     ratios.sort(function (x, y) { return x - y })
     const tail = (1 - r.confidence) / 2
     const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
-    return { ratio: medianOf(a) / medianOf(b), low: at(tail), high: at(1 - tail) }
+    return { ratio: stats.median(a) / stats.median(b), low: at(tail), high: at(1 - tail) }
   }
 
   // Mann-Kendall trend test over the samples in the order they ran: S, its
