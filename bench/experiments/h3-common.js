@@ -14,7 +14,7 @@
 //   overshoots loses packets, as on a real path, without seconds of bufferbloat;
 // loss: random, in both directions (data, ACKs, handshakes), 0.5, 2 and 5 %.
 const { verdict } = require('../runner/conclusions')
-const { HEADER_BYTES, WIRE } = require('../runner/bounds')
+const { headerBytesOf, WIRE } = require('../runner/bounds')
 
 const LINK = 'rtt=100ms,down=20mbit,up=5mbit,queue=170'
 const RTT_MS = 100
@@ -39,10 +39,11 @@ const ok = r => r && r.samples.length > 0 && r.failures === 0 && r.median !== nu
 
 // The physical lower bound of a page load on the link: two round trips (the
 // document, then its subresources; handshakes taken as free, 0-RTT) plus every
-// byte of the page through the downlink (per response ~250 B of headers, and
-// TCP/IP + TLS overhead of 1,500-byte packets).
+// byte of the page through the downlink (per response the fewest header bytes
+// any protocol can send, as the bound is every lane's, and TCP/IP + TLS
+// overhead of 1,500-byte packets).
 function pageBoundMs (sizeBytes, resources) {
-  const bytes = (sizeBytes + resources * HEADER_BYTES) * WIRE
+  const bytes = (sizeBytes + resources * headerBytesOf(null)) * WIRE
   return 2 * RTT_MS + bytes * 8 / DOWN_BPS * 1000
 }
 

@@ -19,7 +19,7 @@ const at = (rows, lane, loss) => rows.find(r => r.lane === lane && r.hol && r.ho
 const s = v => v === null || v === undefined ? '–' : `${(v / 1000).toFixed(2)} s`
 const x = v => `${v.toFixed(2)}×`
 
-// Mathis et al.'s ceiling for a Reno-like sender at random loss: the batch's bytes at MSS ÷ RTT × 1.22 ÷ √p.
+// Mathis et al.'s estimate (a model, not a bound: real senders beat it and fall short of it) for a Reno-like sender at random loss: the batch's bytes at MSS ÷ RTT × 1.22 ÷ √p.
 function mathisMs (row, lossPct) {
   const bytes = row.params.requests * row.params.sizeBytes
   const rate = 1460 / (row.hol.rttMs / 1000) * 1.22 / Math.sqrt(lossPct / 100)
@@ -54,15 +54,15 @@ function compare (rows, tcp) {
 const ccNames = row => row && row.ccSeen ? [...new Set(row.ccSeen.split(', ').map(v => v.split(' ')[0]))] : []
 
 // How the times compare with what a loss-driven sender can do, from the
-// figures: h3 (quic-go's CUBIC) against Mathis's ceiling, and which TCP
+// figures: h3 (quic-go's CUBIC) against Mathis's estimate, and which TCP
 // congestion control the h2e sockets used (ss -ti).
 function congestionNote (c) {
-  const vsMathis = c.map(p => ({ loss: p.loss, ceiling: mathisMs(p.b, p.loss), r: p.b.median / mathisMs(p.b, p.loss) }))
+  const vsMathis = c.map(p => ({ loss: p.loss, estimate: mathisMs(p.b, p.loss), r: p.b.median / mathisMs(p.b, p.loss) }))
   const matches = vsMathis.every(v => v.r >= 0.6 && v.r <= 1.7)
   const tcp = ccNames(c[0].a)
   const tcpText = tcp.length ? tcp.join(', ') : 'ccSeen' in c[0].a ? 'not seen on the sockets' : 'not recorded in this run'
   const tcpFaster = c.filter(p => p.ratio < 1 / 1.1)
-  let out = `a loss-driven (Reno-like) sender's ceiling for these bytes (Mathis: MSS ÷ RTT × 1.22 ÷ √p): ${vsMathis.map(v => `${s(v.ceiling)} at ${v.loss} % (h3 ${x(v.r)})`).join(', ')}` +
+  let out = `an ESTIMATE, not a bound, of a loss-driven (Reno-like) sender's time for these bytes (Mathis's model: MSS ÷ RTT × 1.22 ÷ √p): ${vsMathis.map(v => `${s(v.estimate)} at ${v.loss} % (h3 ${x(v.r)})`).join(', ')}` +
     `; h2e's TCP congestion control (ss -ti on the server's sockets): ${tcpText}`
   if (matches) out += "; h3's times are those of a sender that cuts its window at every random loss"
   if (tcpFaster.length && tcp.includes('bbr')) {

@@ -7,11 +7,17 @@
 // where a round is one RTT plus the server's delay. The connections are warm
 // (the page warms up min(N, 6) of them; push loads open theirs before
 // timing), so handshakes are not in it. Bytes are counted as they cross the
-// link: body + about 250 bytes of response headers, + through a link the TCP/IP headers of
-// 1,500-byte packets (1,448 bytes of payload each, TCP timestamps on) and
-// TLS's 22 bytes per 16 KiB record. Slow start, loss and the request bytes
-// are left out on purpose: a bound must never be above what a perfect
-// transfer could do, and how far a measurement stays above it is the point.
+// link: every body, and per response the fewest header bytes its protocol
+// can send (HEADER_BYTES: HTTP/1.1 250, below the 387-429 bytes the app's
+// responses carry; HTTP/2 10, a HEADERS frame's 9-byte header and one indexed
+// :status, as HPACK sends a repeated response; HTTP/3 5, the same in QPACK),
+// + through a link the TCP/IP headers of 1,500-byte packets (1,448 bytes of
+// payload each, TCP timestamps on) and TLS's 22 bytes per 16 KiB record.
+// Slow start, loss, frame headers and the request bytes are left out on
+// purpose: a bound must never be above what a perfect transfer could do, and
+// how far a measurement stays above it is the point. A measurement below its
+// bound is an instrument error (the bound's numbers or the timer), never a
+// result: closeness() says so.
 //
 // Both kinds of network are given a bound, each with its own numbers: a
 // link's RTT and downlink rate, a DevTools preset's per-request latency and
@@ -21,8 +27,12 @@
 
 const { presetByName, toCdp } = require('../../link/devtools-presets')
 const { parseLinkSpec } = require('../../link/spec')
+const { itemPath } = require('../../server/routes/api')
 
-const HEADER_BYTES = 250
+// The fewest bytes of response headers each protocol can send (see above);
+// test/bench/bounds.test.js checks HTTP/1.1's against the app's real responses.
+const HEADER_BYTES = Object.freeze({ 'http/1.1': 250, h2: 10, h3: 5 })
+const MIN_HEADER_BYTES = Math.min(...Object.values(HEADER_BYTES))
 const WIRE = (1500 / 1448) * (1 + 22 / 16384)
 const BROWSER_CONNECTIONS = 6
 const PAGE_BYTES = 1200 // the /push page itself, about
@@ -44,15 +54,28 @@ function linkSpecFor (presetName) {
   return presetName === 'No throttling' ? 'none' : presetName
 }
 
+// The fewest header bytes of one response on `protocol` (a row's: 'http/1.1',
+// 'h2', 'h3'); unknown: the fewest of any.
+const headerBytesOf = protocol => HEADER_BYTES[protocol] ?? MIN_HEADER_BYTES
+
 // Bytes a response costs on the network: through a link, every IP packet; under
 // DevTools, which meters what the network service receives, body and headers.
-const wireBytes = (bodyBytes, network = 'link') => (bodyBytes + HEADER_BYTES) * (network === 'link' ? WIRE : 1)
+const wireBytes = (bodyBytes, network = 'link', protocol) => (bodyBytes + headerBytesOf(protocol)) * (network === 'link' ? WIRE : 1)
+
+// The fewest bytes of a REST collection's links to n items (server/routes/api.js:
+// {"href":"<itemPath>"}, one per item), with the shortest cache word and no tag.
+function restLinkBytes (n, size) {
+  let bytes = 0
+  for (let id = 1; id <= n; id++) bytes += `{"href":"${itemPath(id, { size, cache: 'none' })}"},`.length
+  return bytes
+}
 
 // → { ms, latencyMs, bandwidthMs, rounds, rttMs, downBitsPerSecond, bytes } or null when the row is not a kind we model.
 function boundOf (row, kind) {
   const { rttMs, downBitsPerSecond } = networkNumbers(row)
   const p = row.params
-  const wire = body => wireBytes(body, row.network === 'link' ? 'link' : 'devtools')
+  const protocol = row.protocol || (row.lane === 'h1' ? 'http/1.1' : null)
+  const wire = body => wireBytes(body, row.network === 'link' ? 'link' : 'devtools', protocol)
   const delay = p.delayMs || 0
   const size = p.sizeBytes || 0
   const ms = bytes => downBitsPerSecond ? bytes * 8 / downBitsPerSecond * 1000 : 0
@@ -70,8 +93,9 @@ function boundOf (row, kind) {
     bytes = wire(PAGE_BYTES) + n * wire(size)
     perConnection = bytes
   } else if (kind === 'rest' && row.rest) {
-    // A REST visit (bench/cells/rest.js): the collection (links: ~60 B per item), then the items not in the
-    // cache (a fresh hit costs nothing; a 304 costs a round trip and no body); compound: one response.
+    // A REST visit (bench/cells/rest.js): the collection (its links), then the items not in the cache (a
+    // fresh hit costs nothing; a 304 costs a round trip and headers, no body); compound: one response,
+    // the links and every item in it.
     const n = p.requests
     const compound = row.mode === 'compound'
     const pushed = /push-protocol/.test(row.mode || '') && row.pushed > 0
@@ -79,8 +103,11 @@ function boundOf (row, kind) {
     const fetched = compound || pushed ? 0 : Math.max(0, Math.round(row.rest.network || 0) - 1)
     const bodies = compound ? n : fetched - Math.round(row.rest.revalidated || 0) + (pushed ? n : 0)
     rounds = compound || pushed ? 1 : fetched === 0 ? 1 : 1 + (h1 ? Math.ceil(fetched / BROWSER_CONNECTIONS) : 1)
-    bytes = wire(n * 60) + Math.max(0, bodies) * wire(size) + Math.max(0, fetched - Math.max(0, bodies)) * wire(0)
-    perConnection = h1 ? wire(n * 60) + Math.ceil(fetched / BROWSER_CONNECTIONS) * wire(size) : bytes
+    const links = restLinkBytes(n, size)
+    bytes = compound
+      ? wire(links + n * size)
+      : wire(links) + Math.max(0, bodies) * wire(size) + Math.max(0, fetched - Math.max(0, bodies)) * wire(0)
+    perConnection = h1 && !compound ? wire(links) + Math.ceil(fetched / BROWSER_CONNECTIONS) * wire(size) : bytes
   } else {
     return null
   }
@@ -98,8 +125,17 @@ function boundOf (row, kind) {
   }
 }
 
-// How close a measured median came to its bound, naming the dominant cost:
-// "bandwidth-bound: 97 % of the link's rate", "latency-bound: 5 round trips".
+const kilobytes = bytes => bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${Math.round(bytes / 1000)} KB`
+const megabits = bps => `${+(bps / 1e6).toPrecision(3)} Mbit/s`
+
+// How close a measured median came to its bound, and which part of the bound
+// is the larger: "bandwidth: 296 KB through the link's 20 Mbit/s, 0.118 s of
+// the bound", "latency: 5 round trips of 100 ms". That part is the bound's, not a measured cost: where the median is
+// more than twice the bound, most of the time went to something the bound
+// does not hold (CPU, slow start, loss), and the sentence says so. A sample
+// below the bound is an instrument error (the bound's numbers or the timer is
+// wrong): `instrumentError` names it, and the report puts it first.
+// → { boundMs, ofBound, dominant, instrumentError: null | 'INSTRUMENT ERROR: …' }
 function closeness (row, kind) {
   if (row.median === null || !row.samples || !row.samples.length) return null
   const b = boundOf(row, kind)
@@ -107,13 +143,18 @@ function closeness (row, kind) {
   const ofBound = b.ms / row.median
   let dominant
   if (b.downBitsPerSecond && b.bandwidthMs >= b.latencyMs) {
-    const rate = b.bytes * 8 / (row.median / 1000) / b.downBitsPerSecond
-    dominant = `bandwidth-bound: ${Math.round(rate * 100)} % of the ${row.network === 'link' ? "link's" : "preset's"} rate`
+    dominant = `bandwidth: ${kilobytes(b.bytes)} through the ${row.network === 'link' ? "link's" : "preset's"} ${megabits(b.downBitsPerSecond)}, ${(b.bandwidthMs / 1000).toFixed(3)} s of the bound`
   } else {
-    dominant = `latency-bound: ${b.rounds} round trip${b.rounds === 1 ? '' : 's'} of ${+b.rttMs.toFixed(1)} ms` +
+    dominant = `latency: ${b.rounds} round trip${b.rounds === 1 ? '' : 's'} of ${+b.rttMs.toFixed(1)} ms` +
       (row.params.delayMs ? ` + ${row.params.delayMs} ms server delay` : '')
   }
-  return { boundMs: +b.ms.toFixed(1), ofBound: +ofBound.toFixed(3), dominant }
+  if (ofBound < 0.5) dominant += `; ${Math.round((1 - ofBound) * 100)} % of the time is outside the bound (not the link's rate or round trips)`
+  const below = row.samples.filter(v => v < b.ms)
+  const instrumentError = below.length
+    ? `INSTRUMENT ERROR: ${below.length} of ${row.samples.length} samples below the lower bound of ${(b.ms / 1000).toFixed(3)} s ` +
+      `(fastest ${(Math.min(...below) / 1000).toFixed(3)} s): the bound's numbers or the timer is wrong, so this cell measures nothing`
+    : null
+  return { boundMs: +b.ms.toFixed(1), ofBound: +ofBound.toFixed(3), dominant, instrumentError }
 }
 
-module.exports = { boundOf, closeness, linkSpecFor, networkNumbers, wireBytes, HEADER_BYTES, WIRE }
+module.exports = { boundOf, closeness, linkSpecFor, networkNumbers, wireBytes, headerBytesOf, restLinkBytes, HEADER_BYTES, WIRE }

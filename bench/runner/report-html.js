@@ -3,7 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
-const { render, environmentLines, INTRO } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
 // `code` spans of the markdown lines, as HTML.
@@ -23,6 +23,8 @@ function toHtml (report) {
     const extra = s.extra.map(t => `<p>${esc(t.title)}:</p>${htmlTable(t)}`).join('\n')
     return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}${extra}</section>`
   })
+  const errors = render(report).flatMap(s => s.instrumentErrors)
+  const errorList = errors.length ? `<h2>${esc(INSTRUMENT_ERRORS)}</h2><ul>${errors.map(e => `<li><strong>${esc(e)}</strong></li>`).join('')}</ul>\n` : ''
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
   return `<!DOCTYPE html>
@@ -35,7 +37,7 @@ th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{marg
 <h1>h2bench: the source study, rerun</h1>
 <ul>${environmentLines(report.environment).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
 <p>${INTRO.map(inline).join(' ')}</p>
-<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
+${errorList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
 ${sections.join('\n')}
 </body></html>
 `

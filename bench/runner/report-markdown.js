@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, environmentLines, INTRO } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -10,8 +10,10 @@ function markdownTable ({ head, body }) {
 
 function toMarkdown (report) {
   const sections = render(report)
-  const out = ['# h2bench: the source study, rerun', '', ...environmentLines(report.environment).map(l => `- ${l}`), '', ...INTRO, '',
-    '## Verdicts', '']
+  const out = ['# h2bench: the source study, rerun', '', ...environmentLines(report.environment).map(l => `- ${l}`), '', ...INTRO, '']
+  const errors = sections.flatMap(s => s.instrumentErrors)
+  if (errors.length) out.push(`## ${INSTRUMENT_ERRORS}`, '', ...errors.map(e => `- **${e}**`), '')
+  out.push('## Verdicts', '')
   for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}, ${v.detail}.`)
   out.push('')
   for (const s of sections) {

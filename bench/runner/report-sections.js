@@ -6,7 +6,7 @@
 const { paramOf } = require('./conclusions')
 const { presetByName, describePreset, throttled } = require('../../link/devtools-presets')
 const { networkOf, seriesName, multiNetwork, multiBrowsers } = require('./report-series')
-const { tableOf, boundsTable } = require('./report-tables')
+const { tableOf, boundsTable, instrumentErrors } = require('./report-tables')
 const { verdicts } = require('./report-verdicts')
 
 // Lines under an experiment's table: presets used, push outcomes,
@@ -65,8 +65,11 @@ function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), instrumentErrors: instrumentErrors(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
   })
 }
 
-module.exports = { render, environmentLines, INTRO }
+// The heading of the list of cells measured below their lower bound, above the verdicts.
+const INSTRUMENT_ERRORS = 'Instrument errors: cells measured below their physical lower bound'
+
+module.exports = { render, environmentLines, INTRO, INSTRUMENT_ERRORS }

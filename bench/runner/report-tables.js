@@ -42,16 +42,28 @@ function tableOf (experiment, rows) {
 
 // Every measured row against the physical lower bound of its workload on
 // its network (bench/runner/bounds.js): what no protocol could beat, how close the
-// measurement came, and what dominates.
+// measurement came, and the bound's larger part. A row below its bound says
+// INSTRUMENT ERROR there, not a percentage.
 function boundsTable (experiment, rows) {
   const multi = multiNetwork(rows)
   const multiB = multiBrowsers(rows)
   const body = rows.filter(r => r.samples.length).map(r => {
     const c = closeness(r, experiment.kind)
     if (!c) return null
-    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), seconds(r.median), seconds(c.boundMs), `${Math.round(c.ofBound * 100)} %`, c.dominant]
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), seconds(r.median), seconds(c.boundMs),
+      c.instrumentError ? 'INSTRUMENT ERROR' : `${Math.round(c.ofBound * 100)} %`, c.dominant]
   }).filter(Boolean)
-  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', 'dominant cost'], body } : null
+  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', "the bound's larger part"], body } : null
 }
 
-module.exports = { tableOf, boundsTable }
+// Every row measured below its bound, one line each: "rest, 500 items, h2 compound · chromium: INSTRUMENT ERROR: …".
+function instrumentErrors (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  return rows.filter(r => r.samples.length).map(r => {
+    const c = closeness(r, experiment.kind)
+    return c && c.instrumentError ? `${experiment.id}, ${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}, ${seriesName(r, multi, multiB)}: ${c.instrumentError}` : null
+  }).filter(Boolean)
+}
+
+module.exports = { tableOf, boundsTable, instrumentErrors }
