@@ -89,7 +89,7 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onSe
         asked: repeats,
         note: [note, failedRuns ? `${failedRuns} of ${runs.length} runs had failed requests (${runs.reduce((n, x) => n + x.failed, 0)} in all) and are not samples` : null,
           ...errors].filter(Boolean).join('; ') || null,
-        extra: { network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]) }
+        extra: { runsLeftOut: failedRuns, network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]) }
       })
     })
   } finally {

@@ -46,7 +46,7 @@ async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, 
     protocol: mostFrequent(per[lane].protocols), asked: repeats,
     note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
       per[lane].notes, netErrors.noteFor(lane)),
-    extra: network
+    extra: { ...network, runsLeftOut: per[lane].leftOut }
   }))
 }
 

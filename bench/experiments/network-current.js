@@ -22,7 +22,7 @@ module.exports = {
       const r = ratioRange(rows, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2')
       return verdict(fasterStatus(r, ['holds', 'partly holds', 'does not hold']),
-        `h1 takes ${r.median.toFixed(2)}× h2's time (median over ${r.n} presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)${within(r)}`)
+        `h1 takes ${r.median.toFixed(2)}× h2's time (median over ${r.n} presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)${within(r, 'presets')}`)
     }
   }]
 }

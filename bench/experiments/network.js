@@ -2,7 +2,7 @@
 
 // Source section 四.4: 30 requests of 0.1 MB at 10 ms delay under the 2016
 // DevTools presets.
-const { ratioRange, verdict, fasterStatus, within, CLEARLY } = require('../runner/conclusions')
+const { ratioRange, verdict, fasterStatus, within } = require('../runner/conclusions')
 
 const PRESETS = ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi']
 
@@ -22,9 +22,9 @@ module.exports = {
       if (!r) return verdict('not measured', 'needs lanes h1 and h2 under the 2G-4G presets')
       const h2n = ratioRange(slow, 'h1', 'h2n')
       return verdict(fasterStatus(r, ['reproduced', 'partly reproduced', 'not reproduced']),
-        `h1 takes ${r.median.toFixed(2)}× h2's time (median over the 2G–4G presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×; source 1.54–1.65×)${within(r)}` +
+        `h1 takes ${r.median.toFixed(2)}× h2's time (median over the 2G–4G presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×; source 1.54–1.65×)${within(r, 'presets')}` +
         (h2n ? `; h2n: ${h2n.median.toFixed(2)}×` : '') +
-        (r.max < CLEARLY ? '. Under request-level throttling the 3 MB through the one shared pipe dominate; the ⌈30/6⌉ latencies HTTP/1.1 pays add little' : ''))
+        (!r.verdicts.faster ? '. Under request-level throttling the 3 MB through the one shared pipe dominate; the ⌈30/6⌉ latencies HTTP/1.1 pays add little' : ''))
     }
   }]
 }

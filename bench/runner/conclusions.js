@@ -4,6 +4,7 @@
 // study's conclusions, and the per-row ratios. Rows are result rows (see
 // docs/runner.md); a row's value is its median (ms).
 const stats = require('../../client/js/stats')
+const { compareRows, comparisonRecord, workloadOf, RULES } = require('./compare-rows')
 
 function verdict (status, detail) {
   return { status, detail }
@@ -29,20 +30,24 @@ function growth (rows, lane, param, from, to) {
 }
 
 // Per cell, median(a) / median(b), a and b being lane names (and, with
-// `mode`, a push mode); summarised over the cells both measured. Null when
-// no cell has both.
+// `mode`, a push mode); summarised over the cells both measured, with the
+// verdict engine's comparison of each cell (compare-rows.js: 'faster' means b
+// is faster than a) counted in `verdicts`. Null when no cell has both.
 function ratioRange (rows, a, b, { modeA = null, modeB = null } = {}) {
   const ratios = []
   const used = []
+  const verdicts = {}
   for (const ra of rows.filter(r => r.lane === a && r.mode === modeA && measured(r))) {
     const rb = rows.find(r => r.lane === b && r.mode === modeB && r.cell === ra.cell && r.network === ra.network && r.browser === ra.browser && measured(r))
     if (rb && rb.median > 0) {
       ratios.push(ra.median / rb.median)
       used.push(ra)
+      const v = compareRows(ra, rb).verdict
+      verdicts[v] = (verdicts[v] || 0) + 1
     }
   }
   if (!ratios.length) return null
-  return { median: stats.median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), n: ratios.length, used }
+  return { median: stats.median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), n: ratios.length, used, verdicts }
 }
 
 // The row each row is compared with in its cell: h1 for the page
@@ -55,42 +60,52 @@ function baselineOf (row, rows) {
   return rows.find(r => same(r) && r.lane === row.lane && (r.mode === 'request' || r.mode === 'none')) || null
 }
 
-// Adds `baseline` ("h1", "h2 none", "h2n request") and `ratioToBaseline`
-// (this row's median / the baseline's) to every row; both null for the
-// baseline rows themselves and where the baseline was not measured.
+// Adds `baseline` ("h1", "h2 none", "h2n request"), `ratioToBaseline`
+// (this row's median / the baseline's) and `comparison` (the verdict engine's
+// ratio, 95 % interval, runs and verdict of this row against its baseline,
+// compare-rows.js) to every row; all null for the baseline rows themselves and
+// where the baseline was not measured. And `workload`, where the row's kind has one.
 function withRatios (rows) {
   return rows.map(row => {
     const base = measured(row) ? baselineOf(row, rows) : null
     return {
       ...row,
       baseline: base ? (base.mode ? `${base.lane} ${base.mode}` : base.lane) : null,
-      ratioToBaseline: base && base.median > 0 ? +(row.median / base.median).toFixed(3) : null
+      ratioToBaseline: base && base.median > 0 ? +(row.median / base.median).toFixed(3) : null,
+      comparison: base ? comparisonRecord(compareRows(base, row)) : null,
+      workload: workloadOf(row)
     }
   })
 }
 
 const x = n => `${n.toFixed(2)}×`
 
-// "Faster" as the source meant it: the other lane takes at least 10 % longer.
-// Below 3 % the two are about the same.
-const CLEARLY = 1.1
-const SLIGHTLY = 1.03
-
-// Status of "h2 is faster than h1" from r = ratioRange(rows, 'h1', 'h2'):
-// clearly in every cell; clearly in most, or slightly in every one; or not.
+// Status of "b is faster than a" from r = ratioRange(rows, a, b), by the verdict
+// engine's rules, the same for every experiment: faster in every cell; faster
+// in more cells than slower; or not. Every cell 'not measured' (fewer than
+// RULES.minRuns good runs a side): 'not measured'.
 // `words`: the three outcomes ('reproduced' or 'holds' forms).
 function fasterStatus (r, [all, partly, none]) {
-  if (r.min >= CLEARLY) return all
-  return r.median >= CLEARLY || r.min > SLIGHTLY ? partly : none
-}
-const pct = v => `${Math.round((v - 1) * 100)} %`
-function within (r) {
-  if (r.max < SLIGHTLY) return `: within ${pct(SLIGHTLY)}, about the same`
-  if (r.max < CLEARLY) return `: less than ${pct(CLEARLY)} apart`
-  return ''
+  const v = r.verdicts || {}
+  if ((v['not measured'] || 0) === r.n) return 'not measured'
+  if ((v.faster || 0) === r.n) return all
+  return (v.faster || 0) > (v.slower || 0) ? partly : none
 }
 
-// The request-count experiments check both count-related conclusions.
+const VERDICT_ORDER = ['faster', 'slower', 'no difference', 'inconclusive', 'not comparable', 'not measured']
+
+// The engine's verdicts over the cells, for the sentence: "; by the verdict
+// engine: faster in 3, inconclusive in 2 of 5 cells".
+function within (r, unit = 'cells') {
+  const v = r.verdicts || {}
+  const parts = VERDICT_ORDER.filter(k => v[k]).map(k => `${k} in ${v[k]}`)
+  if ((v['no difference'] || 0) === r.n) return `; by the verdict engine: no difference (±${Math.round(RULES.tolerance * 100)} %) in all ${r.n} ${unit}`
+  return `; by the verdict engine: ${parts.join(', ')} of ${r.n} ${unit}`
+}
+
+// The request-count experiments check both count-related conclusions, by the
+// verdict engine: "about the same" is no difference (±5 %) in every cell; an
+// advantage is h2 faster (its interval clear of 1) in every cell.
 function countConclusions (delay) {
   return [{
     text: 'Below about 30 requests HTTP/1.1 and HTTP/2 perform about the same',
@@ -98,9 +113,11 @@ function countConclusions (delay) {
       const few = rows.filter(r => r.params.requests <= 30)
       const r = ratioRange(few, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2 at 6 and 30 requests')
-      const same = r.min >= 0.67 && r.max <= 1.5
-      return verdict(same ? 'reproduced' : 'not reproduced',
-        `h1 takes ${x(r.min)}–${x(r.max)} h2's time at 6 and 30 requests, ${delay} ms delay (about the same: within 0.67–1.5×)`)
+      const v = r.verdicts
+      const status = (v['not measured'] || 0) === r.n ? 'not measured'
+        : (v['no difference'] || 0) === r.n ? 'reproduced'
+          : v.faster || v.slower ? 'not reproduced' : 'inconclusive'
+      return verdict(status, `h1 takes ${x(r.min)}–${x(r.max)} h2's time at 6 and 30 requests, ${delay} ms delay${within(r, 'request counts')}`)
     }
   }, {
     text: "HTTP/2's advantage appears with many requests and latency of 30 ms or more",
@@ -108,16 +125,17 @@ function countConclusions (delay) {
       const many = rows.filter(r => r.params.requests >= 150)
       const r = ratioRange(many, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2 at 150 requests or more')
-      const wins = r.median >= 1.2
       const counts = r.used.map(u => u.params.requests)
       const left = many.filter(m => m.lane === 'h1' && !counts.includes(m.params.requests)).map(m => m.params.requests)
-      const what = `h1 takes ${x(r.median)} h2's time (median over ${counts.join(', ')} requests; ${x(r.min)}–${x(r.max)}) at ${delay} ms` +
+      const what = `h1 takes ${x(r.median)} h2's time (median over ${counts.join(', ')} requests; ${x(r.min)}–${x(r.max)}) at ${delay} ms${within(r, 'request counts')}` +
         (left.length ? `; ${left.join(', ')} left out (failed requests)` : '')
-      if (delay >= 30) return verdict(wins ? 'reproduced' : 'not reproduced', what)
-      return verdict(wins ? 'not reproduced' : 'reproduced',
-        `${what}; the source saw no advantage at ${delay} ms${wins ? ', we do' : ''}`)
+      const wins = fasterStatus(r, ['all', 'some', 'none'])
+      if (wins === 'not measured') return verdict('not measured', what)
+      if (delay >= 30) return verdict({ all: 'reproduced', some: 'partly reproduced', none: 'not reproduced' }[wins], what)
+      return verdict(wins === 'none' ? 'reproduced' : 'not reproduced',
+        `${what}; the source saw no advantage at ${delay} ms${wins === 'none' ? '' : ', we do'}`)
     }
   }]
 }
 
-module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within, CLEARLY }
+module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within }

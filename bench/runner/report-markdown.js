@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -22,6 +22,7 @@ function toMarkdown (report) {
     for (const r of s.remarks) out.push(`- ${r}`)
     out.push('')
     if (s.bounds) out.push('Against the physical lower bound of each workload on its network:', '', markdownTable(s.bounds), '')
+    if (s.comparisons) out.push(COMPARISONS_INTRO, '', markdownTable(s.comparisons), '')
     for (const t of s.extra) out.push(`${t.title}:`, '', markdownTable(t), '')
   }
   return out.join('\n')

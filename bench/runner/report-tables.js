@@ -66,4 +66,21 @@ function instrumentErrors (experiment, rows) {
   }).filter(Boolean)
 }
 
-module.exports = { tableOf, boundsTable, instrumentErrors }
+const times = v => v === null ? '–' : `${v >= 10 ? v.toFixed(1) : v.toFixed(2)}×`
+
+// Every row against its baseline by the verdict engine (compare-rows.js): the
+// baseline's median over the row's (above 1: the row is faster), its 95 %
+// interval, the good runs of each side, and the verdict with its flags.
+function comparisonsTable (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  const body = rows.filter(r => r.comparison).map(r => {
+    const c = r.comparison
+    const flags = [c.failed[0] || c.failed[1] ? `failed runs left out: ${c.failed[0]} and ${c.failed[1]}` : null, ...c.flags].filter(Boolean)
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), c.against, times(c.ratio),
+      c.low === null ? '–' : `${times(c.low)}–${times(c.high)}`, `${c.runs[0]} / ${c.runs[1]}`, c.verdict + (flags.length ? ` (${flags.join('; ')})` : '')]
+  })
+  return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'its time ÷ the series\'', '95 % interval', 'good runs', 'verdict'], body } : null
+}
+
+module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable }

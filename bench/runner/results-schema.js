@@ -55,6 +55,12 @@ const ROW = {
 // Fields only some rows have: push rows; the network (rows of runs before
 // the packet-level link have none: they were all DevTools).
 const OPTIONAL = {
+  // The verdict engine's comparison with the baseline (bench/runner/compare-rows.js); null without a baseline.
+  comparison: { against: 'string', verdict: 'string', ratio: 'number|null', low: 'number|null', high: 'number|null', runs: 'number[]', failed: 'number[]', flags: 'string[]', sentence: 'string' },
+  // What the row measured, as the engine compares it with a source's (compare-rows.js workloadOf); null for kinds without one.
+  workload: { tool: 'string|null', connections: 'integer|null', streams: 'integer|null', pipelining: 'integer|null', requests: 'integer|null', bytes: 'integer|null', state: 'string|null' },
+  // Runs (page batches, load runs) that had failed requests and are not samples.
+  runsLeftOut: 'integer',
   network: 'string',
   link: 'string|null',
   linkSpec: 'string|null',
@@ -154,6 +160,9 @@ function typeOk (value, type) {
 
 const shown = v => { const s = JSON.stringify(v); return s && s.length > 60 ? s.slice(0, 57) + '…' : s }
 
+// Optional objects that may also be null.
+const NULLABLE = new Set(['comparison', 'workload'])
+
 function checkObject (value, fields, where, errors, optional = {}) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     errors.push(`${where}: expected an object`)
@@ -167,8 +176,9 @@ function checkObject (value, fields, where, errors, optional = {}) {
   for (const key of Object.keys(value)) {
     if (key in fields) continue
     if (!(key in optional)) errors.push(`${where}.${key}: not in the schema`)
-    else if (typeof optional[key] === 'object') checkObject(value[key], optional[key], `${where}.${key}`, errors)
-    else if (!typeOk(value[key], optional[key])) errors.push(`${where}.${key}: expected ${optional[key]}, got ${shown(value[key])}`)
+    else if (typeof optional[key] === 'object') {
+      if (!(value[key] === null && NULLABLE.has(key))) checkObject(value[key], optional[key], `${where}.${key}`, errors)
+    } else if (!typeOk(value[key], optional[key])) errors.push(`${where}.${key}: expected ${optional[key]}, got ${shown(value[key])}`)
   }
 }
 

@@ -106,10 +106,12 @@ describe('runner: report', () => {
     it('has a chart and a table per experiment, and every verdict', () => {
       for (const e of select(['all'])) assert.ok(html.includes(`<section id="${e.id}">`), e.id)
       assert.equal((html.match(/<svg /g) || []).length, select(['all']).length)
-      // one results table each, and one against the physical bound for those with measured rows
+      // one results table each, one against the physical bound for those with measured rows, one of the verdict engine's comparisons for those with baselines
       const bounds = (html.match(/Against the physical lower bound/g) || []).length
+      const comparisons = (html.match(/Each series against its baseline in the same cell, by the verdict engine/g) || []).length
       assert.ok(bounds >= 1)
-      assert.equal((html.match(/<table>/g) || []).length, select(['all']).length + bounds)
+      assert.ok(comparisons >= 1)
+      assert.equal((html.match(/<table>/g) || []).length, select(['all']).length + bounds + comparisons)
       assert.ok(html.includes('<strong>HTTP/1.1 time grows with server delay while HTTP/2 stays flat (100 requests)</strong>: <span class="v">reproduced</span>'))
     })
 
