@@ -42,6 +42,24 @@ describe('runner: verdicts of the load experiments', () => {
       assert.equal(none.status, 'reproduced') // HTTP/3 finished where HTTP/1.1 could not
     })
 
+    // Seed 004's h1 was pipelined (h2load -m 100 with --h1): time × req/s is 10,000 requests in every row of its table.
+    it('not comparable when h1 is not pipelined as the source\'s was, naming the difference; other differences named', () => {
+      const h1 = (command, ms) => row({ lane: 'h1', preset: 'loss 30 %', ms, load: { tool: 'h2load', command } })
+      const h3 = row({ lane: 'h3', preset: 'loss 30 %', ms: [1000], load: { tool: 'oha', command: 'oha --no-tui --output-format csv --insecure --http-version 3 -n 1000 -c 100 -t 60s -p 10 https://x/option?size=612' } })
+      const clean = [row({ lane: 'h1', preset: 'clean', ms: [400] }), row({ lane: 'h3', preset: 'clean', ms: [600] })]
+      for (const r of [...clean, h3]) r.protocol = r.lane === 'h1' ? 'http/1.1' : 'h3'
+      const unpipelined = h1('h2load -t 10 -c 100 -n 1000 -m 1 --h1 https://x/option?size=612', [9000])
+      unpipelined.protocol = 'http/1.1'
+      const v = check('h2load-netem', 'Loss makes', [...clean, unpipelined, h3])
+      assert.equal(v.status, 'not comparable')
+      assert.match(v.detail, /^the workload differs from the source's where it must not: h1 pipelining: 1 here, 100 in the source; h1 requests: 1000 here, 10000 in the source; h3 tool: oha here, h2load in the source; h3 streams: 10 here, 100 in the source; h3 requests: 1000 here, 10000 in the source; the figures: .*loss 30 %: h1 9\.00 s/)
+      const pipelined = h1('h2load -t 10 -c 100 -n 10000 -m 100 --h1 https://x/option?size=612', [3000])
+      pipelined.protocol = 'http/1.1'
+      const w = check('h2load-netem', 'Loss makes', [...clean, pipelined, h3])
+      assert.equal(w.status, 'reproduced')
+      assert.match(w.detail, /; workload differs from the source: h3 tool: oha here, h2load in the source; h3 streams: 10 here, 100 in the source; h3 requests: 1000 here, 10000 in the source$/)
+    })
+
     it('not measured without h3, naming the cells', () => {
       const v = check('h2load-netem', 'Loss makes', [row({ lane: 'h1', preset: 'clean', ms: [400] })])
       assert.deepEqual(v, { status: 'not measured', detail: 'needs lanes h1 and h3 at clean, loss 30 %' })
