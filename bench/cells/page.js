@@ -7,6 +7,7 @@
 const { budgetNote } = require('../runner/budget')
 const { watchNetErrors } = require('../../harness/net-errors')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { sumCosts } = require('../runner/costs')
 
 function joinNotes (...notes) {
   const list = notes.flat().filter(Boolean)
@@ -14,29 +15,49 @@ function joinNotes (...notes) {
 }
 
 // What one window.h2bench.run() returned, reduced in the page to what the
-// runner keeps (the full result holds every request's timings).
-function runInPage (page, options) {
-  return page.evaluate(o => window.h2bench.run(o).then(r => ({
+// runner keeps (the full result holds every request's timings). With
+// `metered`, the page awaits the runner's meter (exposed as
+// window.__h2benchMeter, see meterBatches) just before and after each timed
+// batch, outside its time.
+function runInPage (page, options, metered = false) {
+  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: phase => window.__h2benchMeter(phase) } : o).then(r => ({
     state: r.state,
     lanes: r.lanes.map(l => ({
       lane: l.lane, protocol: l.protocol, samples: l.samples, leftOut: l.leftOut || 0, failures: l.failures, state: l.state || null,
       unreachable: l.unreachable ? (l.unreachable.error || `status ${l.unreachable.status}`) : null
     }))
-  })), options)
+  })), { o: options, metered })
 }
 
-// A page cell: one window.h2bench.run() per repeat with repeats: 1, so the
-// runner can stop early when the budget runs out; lane order alternates per
-// repeat as a multi-repeat run would do it.
-async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, log = () => {} }) {
+// The page's window.__h2benchMeter(phase): `meter` (harness/cell-costs.js)
+// started at 'start' and stopped at 'end', each window's record handed to
+// `sink` (set per run). Exposed once per page.
+const exposed = new WeakMap() // page → { sink }
+async function meterBatches (page, meter) {
+  if (!exposed.has(page)) {
+    const state = { sink: null }
+    exposed.set(page, state)
+    await page.exposeFunction('__h2benchMeter', async phase => {
+      if (phase === 'start') await meter.start()
+      else if (state.sink) state.sink(await meter.stop())
+    })
+  }
+  return exposed.get(page)
+}
+
+// A page cell: one window.h2bench.run() per repeat and lane with repeats: 1,
+// so the runner can stop early when the budget runs out; `meter`
+// (harness/cell-costs.js) measures each timed batch on its own; lane order
+// alternates per repeat as a multi-repeat run would do it.
+async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
   const { cell } = entry
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [] }]))
+  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [], costs: [] }]))
   // A page cell never stops its batches: an abort is the browser's own doing too.
   const netErrors = watchNetErrors(page, laneInfo)
   let done
   try {
-    done = await repeatPageCell({ page, cell, lanes, per, repeats, budgetMs, log })
+    done = await repeatPageCell({ page, cell, lanes, per, repeats, budgetMs, meter, log })
   } finally {
     netErrors.stop()
   }
@@ -46,22 +67,25 @@ async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, 
     protocol: mostFrequent(per[lane].protocols), asked: repeats,
     note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
       per[lane].notes, netErrors.noteFor(lane)),
-    extra: { ...network, runsLeftOut: per[lane].leftOut }
+    extra: { ...network, runsLeftOut: per[lane].leftOut, ...(meter ? { costs: sumCosts(per[lane].costs) } : {}) }
   }))
 }
 
-// Collects every repeat into `per` (lane → samples, failures, protocols, notes).
-function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, log }) {
+// Collects every repeat into `per` (lane → samples, failures, protocols, notes, costs).
+function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, meter, log }) {
   return repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
-    const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: order })
-    for (const l of result.lanes) {
-      const p = per[l.lane]
-      p.samples.push(...l.samples)
-      p.leftOut += l.leftOut
-      p.failures += l.failures
-      if (l.protocol) p.protocols.push(l.protocol)
-      if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
+    for (const lane of order) {
+      if (meter) (await meterBatches(page, meter)).sink = record => per[lane].costs.push(record)
+      const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: [lane] }, Boolean(meter))
+      for (const l of result.lanes) {
+        const p = per[l.lane]
+        p.samples.push(...l.samples)
+        p.leftOut += l.leftOut
+        p.failures += l.failures
+        if (l.protocol) p.protocols.push(l.protocol)
+        if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
+      }
     }
   })
 }

@@ -6,6 +6,7 @@ const { launchBrowser } = require('../../harness/chromium')
 const { launchFirefox } = require('../../harness/firefox')
 const { startLanes, startLanesBehindLink } = require('../../harness/start-lanes')
 const { chromiumVersion } = require('../../harness/provenance')
+const { costMeter } = require('../../harness/cell-costs')
 
 // The lanes and the browser for one kind of network: on loopback with
 // DevTools throttling per cell, or behind a packet-level link whose preset
@@ -58,6 +59,15 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
     await close()
     throw err
   }
+  // What each timed batch cost (harness/cell-costs.js): Chromium's processes by
+  // its profile, the servers, the link. Not in Firefox yet (its page is driven over BiDi).
+  env.meter = env.cdp ? costMeter({
+    browserDir: env.browser.userDataDir,
+    edgePids: () => running.edge ? [running.edge.pid] : [],
+    link,
+    clientNetPid: link ? link.opened.pid : null,
+    cdp: env.cdp
+  }) : null
   return { ...env, close }
 }
 

@@ -4,7 +4,8 @@
 // and report-html.js write them): the main one (our series, ratios, the
 // source's) and the one against the physical lower bounds.
 const { paramOf } = require('./conclusions')
-const { closeness } = require('./bounds')
+const { closeness, boundOf } = require('./bounds')
+const { dominantCost } = require('./costs')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
 
 // Ratio columns: each series against its baseline (h1, or request), as
@@ -51,9 +52,16 @@ function boundsTable (experiment, rows) {
     const c = closeness(r, experiment.kind)
     if (!c) return null
     return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), seconds(r.median), seconds(c.boundMs),
-      c.instrumentError ? 'INSTRUMENT ERROR' : `${Math.round(c.ofBound * 100)} %`, c.dominant]
+      c.instrumentError ? 'INSTRUMENT ERROR' : `${Math.round(c.ofBound * 100)} %`, c.dominant, measuredCost(r, experiment.kind)]
   }).filter(Boolean)
-  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', "the bound's larger part"], body } : null
+  return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', "the bound's larger part", 'dominant cost (measured)'], body } : null
+}
+
+// The dominant cost a row's measured costs name (bench/runner/costs.js), '–' where none were measured.
+function measuredCost (row, kind) {
+  if (!row.costs) return '–'
+  const d = dominantCost(row.costs, boundOf(row, kind), row.browser === 'firefox' ? 'Firefox' : 'Chromium')
+  return d ? d.dominant + (d.cpuShaped ? ' (CPU-SHAPED: the machine, not HTTP)' : '') : '–'
 }
 
 // Every row measured below its bound, one line each: "rest, 500 items, h2 compound · chromium: INSTRUMENT ERROR: …".

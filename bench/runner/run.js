@@ -123,7 +123,7 @@ async function run (opts, log) {
           const e = await shared(entry)
           const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
           rows = await RUNNERS[experiment.kind]({
-            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo,
+            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo, meter: e.meter,
             repeats: opts.repeats, budgetMs: opts.budgetMs, log,
             browser: { name: browser, version: e.browserName },
             // Once per cell: what needs no browser (rest's protocol-level push) goes with the first browser that runs it.

@@ -252,7 +252,7 @@
     return out
   }
 
-  async function measure (ctl, opts, onProgress) {
+  async function measure (ctl, opts, onProgress, aroundBatch) {
     // The link as this run starts (a change in flight settles first).
     const link = copy((await loadLink()).link)
     const started = new Date()
@@ -297,7 +297,10 @@
           }
         }
         emit('lane', { lane: lane, phase: 'batch', repeat: r })
+        // aroundBatch: awaited just outside each timed batch (the runner measures its costs there).
+        if (aroundBatch) await aroundBatch('start', { lane: lane.lane, repeat: r })
         const batch = await fireBatch(ctl, lane, r, p, opts, onProgress)
+        if (aroundBatch) await aroundBatch('end', { lane: lane.lane, repeat: r })
         lane.batches.push(batch)
         lane.failures += batch.failed
         // A batch with failed requests is kept (and its failures shown) but
@@ -334,7 +337,7 @@
     if (checked.unknown.length) console.warn('h2bench.run: ignoring unknown option(s) ' + checked.unknown.join(', '))
     const ctl = { stopped: false, xhrs: new Set(), token: '' }
     current = ctl
-    return measure(ctl, checked.options, options && options.onProgress).then(function (result) {
+    return measure(ctl, checked.options, options && options.onProgress, options && options.aroundBatch).then(function (result) {
       current = null
       return result
     }, function (err) {

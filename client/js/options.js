@@ -11,7 +11,7 @@
   const DEFAULTS = { requests: 100, size: 100 * 1024, delay: 10, repeats: 5, cold: false }
   const RANGES = { requests: [1, 10000], repeats: [1, 100] }
   const UNITS = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 }
-  const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'onProgress']
+  const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'onProgress', 'aroundBatch']
   // What the browser holds while a batch runs. Chromium receives up to 256
   // HTTP/2 streams per connection at once and keeps each response whole
   // until it ends (the page reads them as text), so a batch keeps about
@@ -116,6 +116,9 @@
     }
     if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
       errors.onProgress = 'onProgress must be a function'
+    }
+    if (o.aroundBatch !== undefined && typeof o.aroundBatch !== 'function') {
+      errors.aroundBatch = 'aroundBatch must be a function'
     }
     const unknown = Object.keys(o).filter(function (k) { return KNOWN.indexOf(k) < 0 })
     const ok = Object.keys(errors).length === 0

@@ -1,0 +1,97 @@
+'use strict'
+
+// A row's measured costs (harness/cell-costs.js, one record per run, summed
+// here over the row's runs) and the dominant cost they name. Each cost is a
+// share of the same windows' wall time:
+//   client CPU   the browser's processes' CPU time (over 1 when several of its processes ran at once),
+//                or the page's main thread's task time where that is the larger (CDP's CPU
+//                throttling slows the page by pausing it: busy, but not on the CPU)
+//   server CPU   the servers' CPU time (the Node lanes' process, Caddy's)
+//   bandwidth    the downlink's busy time: the bytes it forwarded at its rate
+//   latency      the round trips the protocol cannot avoid (the bound's, bench/runner/bounds.js) with the server's delay
+// and loss recovery, named when the link dropped packets and TCP timed out or
+// retransmitted. The largest share names the cell's cost; one at 80 % or more
+// of the time shapes it, and a CPU share that does marks the cell as shaped by
+// the machine's CPU, not by HTTP.
+
+const SHAPING = 0.8
+
+// Sums records of harness/cell-costs.js's costMeter().stop() (runs: how many).
+function sumCosts (records) {
+  const list = records.filter(Boolean)
+  if (!list.length) return null
+  const sum = f => list.reduce((n, r) => n + (f(r) || 0), 0)
+  const has = f => list.some(r => f(r) !== null && f(r) !== undefined)
+  const dir = d => ({
+    bytes: sum(r => r.link && r.link[d].bytes),
+    packets: sum(r => r.link && r.link[d].packets),
+    lost: sum(r => r.link && r.link[d].lost),
+    queueDropped: sum(r => r.link && r.link[d].queueDropped),
+    queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0))
+  })
+  const tcp = side => has(r => r.tcp[side]) ? {
+    retransmitted: sum(r => r.tcp[side] && r.tcp[side].retransmitted),
+    timeouts: sum(r => r.tcp[side] && r.tcp[side].timeouts)
+  } : null
+  return {
+    runs: list.length,
+    wallMs: +sum(r => r.wallMs).toFixed(1),
+    browserCpuMs: has(r => r.browserCpuMs) ? sum(r => r.browserCpuMs) : null,
+    pageTaskMs: has(r => r.pageTaskMs) ? sum(r => r.pageTaskMs) : null,
+    serverCpuMs: sum(r => r.serverCpuMs),
+    link: has(r => r.link) ? { up: dir('up'), down: dir('down') } : null,
+    tcp: { server: tcp('server'), client: tcp('client') }
+  }
+}
+
+const s = ms => `${(ms / 1000).toFixed(2)} s`
+const pct = x => `${Math.round(x * 100)} %`
+
+// → { shares: { clientCpu, serverCpu, bandwidth, latency }, dominant: 'client CPU: Chromium 1.31 s of CPU in 1.50 s', cpuShaped, loss }
+// `costs`: sumCosts(); `bound`: bounds.js boundOf() of the row (its round trips and rate), or null;
+// `browser`: the browser's name for the sentence.
+function dominantCost (costs, bound, browser = 'the browser') {
+  if (!costs || !costs.wallMs) return null
+  const wall = costs.wallMs
+  const shares = {}
+  const sentences = {}
+  if (costs.browserCpuMs !== null || costs.pageTaskMs !== null) {
+    const cpu = costs.browserCpuMs ?? 0
+    const tasks = costs.pageTaskMs ?? 0
+    shares.clientCpu = Math.max(cpu, tasks) / wall
+    sentences.clientCpu = tasks > cpu
+      ? `client CPU: ${browser}'s page busy ${s(tasks)} of ${s(wall)} (main-thread tasks; ${costs.browserCpuMs === null ? 'CPU time not measured' : `${s(cpu)} of CPU`})`
+      : `client CPU: ${browser} ${s(cpu)} of CPU in ${s(wall)}`
+  }
+  shares.serverCpu = costs.serverCpuMs / wall
+  sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)}`
+  if (costs.link && bound && bound.downBitsPerSecond) {
+    const busyMs = costs.link.down.bytes * 8 / bound.downBitsPerSecond * 1000
+    shares.bandwidth = busyMs / wall
+    sentences.bandwidth = `bandwidth: the downlink busy ${pct(shares.bandwidth)} of the time (${(costs.link.down.bytes / 1e6).toFixed(2)} MB at ${+(bound.downBitsPerSecond / 1e6).toPrecision(3)} Mbit/s)`
+  }
+  if (bound && bound.rttMs > 0) {
+    const perRun = bound.latencyMs
+    shares.latency = perRun * costs.runs / wall
+    sentences.latency = `latency: ${bound.rounds} round trip${bound.rounds === 1 ? '' : 's'} of ${+bound.rttMs.toFixed(1)} ms a run, ${pct(shares.latency)} of the time`
+  }
+  const drops = costs.link ? costs.link.down.lost + costs.link.down.queueDropped + costs.link.up.lost + costs.link.up.queueDropped : 0
+  const tcp = ['server', 'client'].map(k => costs.tcp[k]).filter(Boolean)
+  const timeouts = tcp.reduce((n, t) => n + t.timeouts, 0)
+  const retransmitted = tcp.reduce((n, t) => n + t.retransmitted, 0)
+  const loss = drops ? { drops, timeouts, retransmitted } : null
+  const [top] = Object.entries(shares).sort((a, b) => b[1] - a[1])
+  let dominant
+  if (loss && (top[1] < 0.5 || timeouts > 0)) {
+    dominant = `loss recovery: ${drops} packets dropped, ${retransmitted} TCP retransmissions, ${timeouts} timeouts (per ${costs.runs} runs)` +
+      `; next, ${sentences[top[0]]}`
+  } else if (top[1] >= SHAPING) {
+    dominant = sentences[top[0]]
+  } else {
+    dominant = `none dominates: ${Object.entries(shares).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${{ clientCpu: 'client CPU', serverCpu: 'server CPU', bandwidth: 'bandwidth', latency: 'latency' }[k]} ${pct(v)}`).join(', ')} of the time`
+  }
+  const cpuShaped = Math.max(shares.clientCpu || 0, shares.serverCpu || 0) >= SHAPING
+  return { shares, dominant, cpuShaped, loss }
+}
+
+module.exports = { sumCosts, dominantCost, SHAPING }

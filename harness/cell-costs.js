@@ -1,0 +1,202 @@
+'use strict'
+
+// What a cell's time went to, measured, not inferred: over one window (a
+// lane's run in a cell), the CPU time of the browser's processes and of the
+// servers' (this process, where the Node lanes run, and Caddy's for the edge
+// lanes) from /proc/<pid>/stat; the link's counters per direction (bytes,
+// drops, queueing delay: the forwarder's `stats`, reset at the window's
+// start); and TCP's retransmissions and timeouts on both sides of the link
+// (/proc/<pid>/net/snmp and netstat of each side's network namespace). QUIC's
+// own recovery is not in TCP's counters: h3 windows count drops only. And,
+// given the page's DevTools session, how long the page's main thread ran
+// tasks (CDP Performance.getMetrics TaskDuration): a second observer of the
+// browser's work, and the one that sees CDP's CPU throttling, which slows the
+// renderer by pausing it (time that is no CPU time).
+const fs = require('node:fs')
+const { execFileSync } = require('node:child_process')
+
+let clockTicks = null
+// Clock ticks per second of /proc/<pid>/stat's utime and stime (100 on Linux, almost always).
+function ticksPerSecond () {
+  if (clockTicks === null) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+    } catch {
+      clockTicks = 100
+    }
+  }
+  return clockTicks
+}
+
+// /proc/<pid>/stat → { ppid, ticks (utime + stime) } or null when it is gone.
+// The command name (field 2) may hold spaces and brackets: fields are read after its last ')'.
+function procStat (pid) {
+  let text
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return null
+  }
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  // rest[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
+  return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) }
+}
+
+// Every process now: pid → { ppid, ticks }.
+function processTable () {
+  const table = new Map()
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const s = procStat(name)
+    if (s) table.set(Number(name), s)
+  }
+  return table
+}
+
+// `roots` and every descendant of them in `table`.
+function treeOf (roots, table) {
+  const children = new Map()
+  for (const [pid, { ppid }] of table) {
+    if (!children.has(ppid)) children.set(ppid, [])
+    children.get(ppid).push(pid)
+  }
+  const out = new Set()
+  const stack = roots.filter(pid => table.has(pid))
+  while (stack.length) {
+    const pid = stack.pop()
+    if (out.has(pid)) continue
+    out.add(pid)
+    stack.push(...(children.get(pid) || []))
+  }
+  return [...out]
+}
+
+// The browser process of a Chromium started with --user-data-dir=`dir`
+// (its own children carry --type=…, and the link's wrapper script execs it).
+function chromiumRoots (dir) {
+  const roots = []
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let cmdline
+    try {
+      cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
+    } catch {
+      continue
+    }
+    if (cmdline.includes(`--user-data-dir=${dir}`) && !cmdline.some(a => a.startsWith('--type='))) roots.push(Number(name))
+  }
+  return roots
+}
+
+// TCP's counters of the network namespace `pid` lives in ('self': ours):
+// { segmentsOut, retransmitted, timeouts } (snmp Tcp: OutSegs, RetransSegs; netstat TcpExt: TCPTimeouts).
+function tcpCounters (pid = 'self') {
+  const table = file => {
+    const out = {}
+    let lines
+    try {
+      lines = fs.readFileSync(`/proc/${pid}/net/${file}`, 'utf8').trim().split('\n')
+    } catch {
+      return out
+    }
+    for (let i = 0; i + 1 < lines.length; i += 2) {
+      const head = lines[i].split(/\s+/)
+      const values = lines[i + 1].split(/\s+/)
+      const prefix = head[0]
+      head.slice(1).forEach((k, j) => { out[`${prefix}${k}`] = Number(values[j + 1]) })
+    }
+    return out
+  }
+  const snmp = table('snmp')
+  const ext = table('netstat')
+  return { segmentsOut: snmp['Tcp:OutSegs'] || 0, retransmitted: snmp['Tcp:RetransSegs'] || 0, timeouts: ext['TcpExt:TCPTimeouts'] || 0 }
+}
+
+const minus = (a, b) => Object.fromEntries(Object.keys(a).map(k => [k, a[k] - (b[k] || 0)]))
+
+// The CPU ticks of `pids` now: pid → ticks.
+function ticksOf (pids, table) {
+  return new Map(pids.map(pid => [pid, table.get(pid).ticks]))
+}
+
+// CPU milliseconds `pids` spent since `before` (pid → ticks): a process born
+// in the window counts whole, one that ended in it is lost (its parent's
+// children's time holds it only once reaped).
+function cpuMsSince (before, pids, table) {
+  let ticks = 0
+  for (const pid of pids) ticks += table.get(pid).ticks - (before.get(pid) || 0)
+  return ticks / ticksPerSecond() * 1000
+}
+
+// A meter over windows: start() … stop() → the costs of the window.
+// `browserDir`: the Chromium's --user-data-dir (null: no browser measured);
+// `edgePids()`: Caddy's processes (the edge lanes; with their children), beside
+// this process alone (the Node lanes, and the driver's side of the browser's
+// pipe: its children, the browser and the forwarder, are not servers); `link`: a
+// harness/link-session.js session (its forwarder's counters) or null;
+// `clientNetPid`: a process in the client's network namespace (the link's), for its TCP counters.
+function costMeter ({ browserDir = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null }) {
+  let window = null
+  let enabled = false
+  const taskSeconds = async () => {
+    if (!cdp) return null
+    if (!enabled) {
+      await cdp.send('Performance.enable')
+      enabled = true
+    }
+    const { metrics } = await cdp.send('Performance.getMetrics')
+    const m = metrics.find(x => x.name === 'TaskDuration')
+    return m ? m.value : null
+  }
+  const browserPids = table => browserDir ? treeOf(chromiumRoots(browserDir), table) : []
+  const serverPids = table => [...new Set([process.pid, ...treeOf(edgePids(), table)])].filter(pid => table.has(pid))
+  return {
+    async start () {
+      if (link) await link.control.stats({ reset: true })
+      const tasks = await taskSeconds()
+      const table = processTable()
+      const browser = browserPids(table)
+      const servers = serverPids(table)
+      window = {
+        t0: process.hrtime.bigint(),
+        tasks,
+        browser: ticksOf(browser, table),
+        servers: ticksOf(servers, table),
+        serverTcp: tcpCounters('self'),
+        clientTcp: clientNetPid ? tcpCounters(clientNetPid) : null
+      }
+    },
+    async stop () {
+      const wallMs = Number(process.hrtime.bigint() - window.t0) / 1e6
+      const table = processTable()
+      const browser = browserPids(table)
+      const servers = serverPids(table)
+      const stats = link ? await link.control.stats() : null
+      const tasks = window.tasks === null ? null : await taskSeconds()
+      const dir = d => ({
+        bytes: d.out_bytes,
+        packets: d.out_packets,
+        lost: d.lost,
+        queueDropped: d.queue_dropped,
+        queueDelayP50Ms: d.queue_delay_ms.p50,
+        queueDelayP99Ms: d.queue_delay_ms.p99
+      })
+      const out = {
+        wallMs: +wallMs.toFixed(1),
+        browserCpuMs: browserDir ? +cpuMsSince(window.browser, browser, table).toFixed(0) : null,
+        browserProcesses: browserDir ? browser.length : null,
+        pageTaskMs: tasks === null ? null : +((tasks - window.tasks) * 1000).toFixed(0),
+        serverCpuMs: +cpuMsSince(window.servers, servers, table).toFixed(0),
+        link: stats ? { up: dir(stats.up), down: dir(stats.down) } : null,
+        tcp: {
+          server: minus(tcpCounters('self'), window.serverTcp),
+          client: window.clientTcp ? minus(tcpCounters(clientNetPid), window.clientTcp) : null
+        }
+      }
+      window = null
+      return out
+    }
+  }
+}
+
+module.exports = { costMeter, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond }

@@ -1,0 +1,80 @@
+'use strict'
+
+// The dominant cost of a cell, from what its runs measured (bench/runner/costs.js),
+// on constructed records whose truth is known.
+const assert = require('node:assert/strict')
+const { sumCosts, dominantCost } = require('../../bench/runner/costs')
+
+const record = (extra = {}) => ({
+  wallMs: 1000,
+  browserCpuMs: 100,
+  pageTaskMs: 50,
+  serverCpuMs: 50,
+  link: null,
+  tcp: { server: { segmentsOut: 100, retransmitted: 0, timeouts: 0 }, client: null },
+  ...extra
+})
+const linkDir = (bytes, lost = 0, queueDropped = 0) => ({ bytes, packets: Math.ceil(bytes / 1500), lost, queueDropped, queueDelayP50Ms: 1, queueDelayP99Ms: 5 })
+const bound = (extra = {}) => ({ rounds: 1, rttMs: 20, latencyMs: 20, downBitsPerSecond: 10e6, ...extra })
+
+describe('the measured dominant cost of a cell', () => {
+  it('sums the runs of a row', () => {
+    const c = sumCosts([record(), record({ browserCpuMs: 300 }), null])
+    assert.equal(c.runs, 2)
+    assert.equal(c.wallMs, 2000)
+    assert.equal(c.browserCpuMs, 400)
+    assert.equal(c.pageTaskMs, 100)
+    assert.deepEqual(c.tcp, { server: { retransmitted: 0, timeouts: 0 }, client: null })
+  })
+
+  it('client CPU: the browser on the CPU most of the time, and the cell marked as shaped by the machine', () => {
+    const d = dominantCost(sumCosts([record({ wallMs: 1500, browserCpuMs: 1310 })]), bound(), 'Chromium')
+    assert.equal(d.dominant, 'client CPU: Chromium 1.31 s of CPU in 1.50 s')
+    assert.equal(d.cpuShaped, true)
+  })
+
+  it('client CPU under CDP throttling: the page busy, though little of it on the CPU', () => {
+    const d = dominantCost(sumCosts([record({ wallMs: 2000, browserCpuMs: 150, pageTaskMs: 1900 })]), bound(), 'Chromium')
+    assert.equal(d.dominant, "client CPU: Chromium's page busy 1.90 s of 2.00 s (main-thread tasks; 0.15 s of CPU)")
+    assert.equal(d.cpuShaped, true)
+  })
+
+  it('server CPU', () => {
+    const d = dominantCost(sumCosts([record({ serverCpuMs: 900 })]), bound())
+    assert.equal(d.dominant, 'server CPU: 0.90 s of CPU in 1.00 s')
+    assert.equal(d.cpuShaped, true)
+  })
+
+  it('bandwidth: the downlink busy most of the time (its bytes at its rate)', () => {
+    // 1.2 MB at 10 Mbit/s = 0.96 s of 1 s.
+    const d = dominantCost(sumCosts([record({ link: { up: linkDir(40000), down: linkDir(1.2e6) } })]), bound())
+    assert.equal(d.dominant, 'bandwidth: the downlink busy 96 % of the time (1.20 MB at 10 Mbit/s)')
+    assert.equal(d.cpuShaped, false)
+  })
+
+  it('latency: small requests over a long round trip', () => {
+    const d = dominantCost(sumCosts([record({ wallMs: 460, link: { up: linkDir(2000), down: linkDir(8000) } })]), bound({ rounds: 2, rttMs: 200, latencyMs: 400 }))
+    assert.equal(d.dominant, 'latency: 2 round trips of 200 ms a run, 87 % of the time')
+  })
+
+  it('loss recovery: drops on the link and TCP timeouts name it before anything else', () => {
+    const d = dominantCost(sumCosts([record({
+      wallMs: 3000,
+      link: { up: linkDir(5000, 1), down: linkDir(200000, 12) },
+      tcp: { server: { segmentsOut: 200, retransmitted: 15, timeouts: 3 }, client: { segmentsOut: 100, retransmitted: 1, timeouts: 0 } }
+    })]), bound())
+    assert.match(d.dominant, /^loss recovery: 13 packets dropped, 16 TCP retransmissions, 3 timeouts \(per 1 runs\); next, /)
+    assert.deepEqual(d.loss, { drops: 13, timeouts: 3, retransmitted: 16 })
+  })
+
+  it('none dominates: every share named, largest first', () => {
+    const d = dominantCost(sumCosts([record({ browserCpuMs: 400, serverCpuMs: 300 })]), bound({ latencyMs: 200, rttMs: 200 }))
+    assert.equal(d.dominant, 'none dominates: client CPU 40 %, server CPU 30 %, latency 20 % of the time')
+    assert.equal(d.cpuShaped, false)
+  })
+
+  it('nothing measured: null', () => {
+    assert.equal(dominantCost(null, bound()), null)
+    assert.equal(sumCosts([]), null)
+  })
+})
