@@ -21,10 +21,11 @@ module.exports = {
       const r = ratioRange(slow, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2 under the 2G-4G presets')
       const h2n = ratioRange(slow, 'h1', 'h2n')
-      return verdict(fasterStatus(r, ['reproduced', 'partly reproduced', 'not reproduced']),
+      const status = fasterStatus(r, ['reproduced', 'partly reproduced', 'not reproduced'])
+      return verdict(status,
         `h1 takes ${r.median.toFixed(2)}× h2's time (median over the 2G–4G presets; ${r.min.toFixed(2)}–${r.max.toFixed(2)}×; source 1.54–1.65×)${within(r, 'presets')}` +
         (h2n ? `; h2n: ${h2n.median.toFixed(2)}×` : '') +
-        (!r.verdicts.faster ? '. Under request-level throttling the 3 MB through the one shared pipe dominate; the ⌈30/6⌉ latencies HTTP/1.1 pays add little' : ''))
+        (status !== 'not measured' && !r.verdicts.faster ? '. Under request-level throttling the 3 MB through the one shared pipe dominate; the ⌈30/6⌉ latencies HTTP/1.1 pays add little' : ''))
     }
   }]
 }

@@ -82,12 +82,15 @@ const x = n => `${n.toFixed(2)}×`
 
 // Status of "b is faster than a" from r = ratioRange(rows, a, b), by the verdict
 // engine's rules, the same for every experiment: faster in every cell; faster
-// in more cells than slower; or not. Every cell 'not measured' (fewer than
-// RULES.minRuns good runs a side): 'not measured'.
+// in more cells than slower; or not. 'not measured' when more than half the
+// cells are (fewer than RULES.minRuns good runs a side): a conclusion resting
+// on the few left would not be the source's.
 // `words`: the three outcomes ('reproduced' or 'holds' forms).
+const tooFewCells = r => ((r.verdicts || {})['not measured'] || 0) * 2 > r.n
+
 function fasterStatus (r, [all, partly, none]) {
   const v = r.verdicts || {}
-  if ((v['not measured'] || 0) === r.n) return 'not measured'
+  if (tooFewCells(r)) return 'not measured'
   if ((v.faster || 0) === r.n) return all
   return (v.faster || 0) > (v.slower || 0) ? partly : none
 }
@@ -114,7 +117,7 @@ function countConclusions (delay) {
       const r = ratioRange(few, 'h1', 'h2')
       if (!r) return verdict('not measured', 'needs lanes h1 and h2 at 6 and 30 requests')
       const v = r.verdicts
-      const status = (v['not measured'] || 0) === r.n ? 'not measured'
+      const status = tooFewCells(r) ? 'not measured'
         : (v['no difference'] || 0) === r.n ? 'reproduced'
           : v.faster || v.slower ? 'not reproduced' : 'inconclusive'
       return verdict(status, `h1 takes ${x(r.min)}–${x(r.max)} h2's time at 6 and 30 requests, ${delay} ms delay${within(r, 'request counts')}`)

@@ -86,6 +86,10 @@ describe('runner: verdicts on the source\'s conclusions', () => {
     assert.equal(mixed.status, 'partly holds')
     const [few] = verdictsOf('network-current', fabricate('network-current', { h1: [[1.5, 1.5], [1.5, 1.5], [1.5, 1.5]], h2: [[1, 1], [1, 1], [1, 1]] }))
     assert.equal(few.status, 'not measured') // two runs a side: too few for any verdict
+    // Two of three presets without enough runs: the one left does not make the conclusion.
+    const [thin] = verdictsOf('network-current', fabricate('network-current', { h1: [s(1.5), [1.5, 1.5], [1.5, 1.5]], h2: [s(1), [1, 1], [1, 1]] }))
+    assert.equal(thin.status, 'not measured')
+    assert.match(thin.detail, /by the verdict engine: faster in 1, not measured in 2 of 3 presets/)
   })
 
   describe('push in the browser', () => {
