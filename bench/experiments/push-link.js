@@ -7,7 +7,7 @@
 // browsers refuse push today. Push saves the round trip of the request; under
 // DevTools, where the pushed bytes were throttled twice over, it seemed to
 // double the time instead.
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 const push = require('./push')
 
@@ -27,13 +27,18 @@ module.exports = {
       const ratios = []
       for (const p of rows.filter(r => r.mode === 'push' && r.samples.length && r.failures === 0)) {
         const q = rows.find(r => r.mode === 'request' && r.lane === p.lane && r.cell === p.cell && r.samples.length && r.failures === 0)
-        if (q && q.median > 0) ratios.push({ preset: p.preset, ratio: p.median / q.median })
+        if (q && q.median > 0) ratios.push({ preset: p.preset, ratio: p.median / q.median, verdict: engineVerdict(q, p) })
       }
       if (!ratios.length) return verdict('not measured', 'no push/request pairs through the link')
-      const throttled = ratios.filter(r => r.preset !== 'No throttling').map(r => r.ratio)
+      const throttledRows = ratios.filter(r => r.preset !== 'No throttling')
+      const throttled = throttledRows.map(r => r.ratio)
       const m = throttled.length ? stats.median(throttled) : null
-      return verdict(m !== null && m < 1 ? 'not reproduced' : m !== null ? 'reproduced' : 'not measured',
-        `push/request time ${m === null ? '–' : `${m.toFixed(2)}×`} through the link (median over the presets; ` +
+      // By the verdict engine on the throttled presets: reproduced where push is slower than request, not where it is faster.
+      const vs = throttledRows.map(r => r.verdict)
+      const n = k => vs.filter(v => v === k).length
+      const status = !vs.length || n('not measured') * 2 > vs.length ? 'not measured' : n('slower') === vs.length ? 'reproduced' : n('slower') > n('faster') ? 'partly reproduced' : 'not reproduced'
+      return verdict(status,
+        `push/request time ${m === null ? '–' : `${m.toFixed(2)}×`} through the link (median over the presets; by the verdict engine push is ${verdictCounts(vs, 'throttled presets and lanes')}; ` +
         `${Math.min(...ratios.map(r => r.ratio)).toFixed(2)}–${Math.max(...ratios.map(r => r.ratio)).toFixed(2)}×; source under DevTools 1.67–1.97×): ` +
         'with real packets push saves the request\'s round trip; the source\'s slower push was DevTools throttling the pushed bytes')
     }

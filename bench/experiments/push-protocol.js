@@ -3,7 +3,7 @@
 // Push where it still works: Node's http2.connect() client accepts pushes.
 // Page + N scripts by push against page, then N scripts by request, under
 // added server delay, on both HTTP/2 lanes (no browser; bench/cells/push-protocol.js).
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 
 const DELAYS = [0, 10, 30, 100]
@@ -21,14 +21,20 @@ module.exports = {
     text: 'Without DevTools in the way, push is faster than request (source, unthrottled: 18 ms vs 56 ms)',
     check (rows) {
       const ratios = []
+      const verdicts = [] // by the verdict engine: push against request, per lane and delay
       for (const p of rows.filter(r => r.mode === 'push' && r.samples.length)) {
         const q = rows.find(r => r.mode === 'request' && r.lane === p.lane && r.cell === p.cell && r.samples.length)
-        if (q && p.median > 0) ratios.push(q.median / p.median)
+        if (q && p.median > 0) {
+          ratios.push(q.median / p.median)
+          verdicts.push(engineVerdict(q, p))
+        }
       }
       if (!ratios.length) return verdict('not measured', 'no push/request pairs')
       const m = stats.median(ratios)
-      return verdict(m > 1.1 ? 'reproduced' : 'not reproduced',
-        `request takes ${m.toFixed(2)}× push's time (median over lanes and delays; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×)`)
+      const n = k => verdicts.filter(v => v === k).length
+      const status = n('not measured') * 2 > verdicts.length ? 'not measured' : n('faster') === verdicts.length ? 'reproduced' : n('faster') > n('slower') ? 'partly reproduced' : 'not reproduced'
+      return verdict(status,
+        `request takes ${m.toFixed(2)}× push's time (median over lanes and delays; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×); by the verdict engine push is ${verdictCounts(verdicts, 'lanes and delays')}`)
     }
   }]
 }

@@ -15,7 +15,7 @@
 // rtt=100ms, 20 Mbit/s down, 5 up, a queue of one bandwidth-delay product
 // (bench/experiments/h3-common.js). The source's server also added 40-80 ms
 // per response in its first round; here the server adds none (delay 0).
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
 const { LINK, RTT_MS } = require('./h3-common')
 const { sourceName } = require('../cells/rest')
 
@@ -76,21 +76,32 @@ module.exports = {
       const list = allRatios(rows, f)
       if (!list.length) return verdict('not measured', 'needs the h2 lane\'s separate and compound visits')
       // Fastest: below every other scenario on the same lane, browser and cell.
+      // By the verdict engine: compound against every other scenario of the same lane, browser and size.
       const beaten = []
+      const unclear = []
+      const verdicts = []
       for (const b of browsersIn(rows)) {
         for (const c of cellsIn(rows)) {
           for (const lane of ['h1', 'h2', 'h2n', 'h2e', 'h3']) {
             const comp = find(rows, { browser: b, cell: c, lane, mode: 'compound' })
             if (!comp) continue
             for (const other of rows.filter(r => browserOf(r) === b && r.cell === c && r.lane === lane && r.mode !== 'compound' && ok(r))) {
-              if (other.median < comp.median) beaten.push(`${BROWSER_NAMES[b]} ${itemsOf(rows)(c)} items ${lane} ${other.mode} ${s(other.median)} s < compound ${s(comp.median)} s`)
+              const v = engineVerdict(other, comp) // 'faster': compound is
+              verdicts.push(v)
+              const what = `${BROWSER_NAMES[b]} ${itemsOf(rows)(c)} items ${lane} ${other.mode} ${s(other.median)} s, compound ${s(comp.median)} s`
+              if (v === 'slower') beaten.push(what)
+              else if (v !== 'faster') unclear.push(`${what} (${v})`)
             }
           }
         }
       }
-      const status = beaten.length ? 'partly reproduced' : 'reproduced'
+      if (verdicts.length && verdicts.every(v => v === 'not measured')) return verdict('not measured', `fewer than 5 good visits a side in every comparison: ${verdictCounts(verdicts, 'comparisons')}`)
+      const status = beaten.length || unclear.length ? 'partly reproduced' : 'reproduced'
       return verdict(status, `separate requests ÷ compound on h2: ${perBrowser(rows, f, (b, c) => itemsOf(rows)(c) === 500 && SOURCE_500.compound[b] ? ` (source ${SOURCE_500.compound[b]}×)` : '')}` +
-        (beaten.length ? `; compound was not the fastest in: ${beaten.slice(0, 4).join('; ')}` : '; compound was the fastest scenario on every lane, size and browser'))
+        `; by the verdict engine compound is ${verdictCounts(verdicts, 'comparisons with another scenario')}` +
+        (beaten.length ? `; compound was slower in: ${beaten.slice(0, 4).join('; ')}` : '') +
+        (unclear.length ? `; not clearly faster in: ${unclear.slice(0, 4).join('; ')}${unclear.length > 4 ? `; and ${unclear.length - 4} more` : ''}` : '') +
+        (!beaten.length && !unclear.length ? '; compound was the fastest scenario on every lane, size and browser' : ''))
     }
   }, {
     text: 'Over HTTP/2 separate requests cost less than over HTTP/1.1 (Chrome, 25 items: 0.276 s against 0.490 s)',
@@ -98,8 +109,10 @@ module.exports = {
       const f = (b, c) => ratio(find(rows, { browser: b, cell: c, lane: 'h2', mode: 'separate' }), find(rows, { browser: b, cell: c, lane: 'h1', mode: 'separate' }))
       const list = allRatios(rows, f)
       if (!list.length) return verdict('not measured', 'needs the h1 and h2 lanes\' separate visits')
-      const status = list.every(v => v < 0.9) ? 'reproduced' : list.some(v => v < 0.9) ? 'partly reproduced' : 'not reproduced'
-      return verdict(status, `h2 ÷ h1, separate requests: ${perBrowser(rows, f)} (source 0.56× at 25 items in Chrome)`)
+      const verdicts = browsersIn(rows).flatMap(b => cellsIn(rows).map(c => engineVerdict(find(rows, { browser: b, cell: c, lane: 'h1', mode: 'separate' }), find(rows, { browser: b, cell: c, lane: 'h2', mode: 'separate' })))).filter(Boolean)
+      const n = k => verdicts.filter(v => v === k).length
+      const status = n('not measured') * 2 > verdicts.length ? 'not measured' : n('faster') === verdicts.length ? 'reproduced' : n('faster') > n('slower') ? 'partly reproduced' : 'not reproduced'
+      return verdict(status, `h2 ÷ h1, separate requests: ${perBrowser(rows, f)} (source 0.56× at 25 items in Chrome); by the verdict engine h2 is ${verdictCounts(verdicts, 'browsers and sizes')}`)
     }
   }, {
     text: 'The cache helps little: 90 % of the items fresh in the cache saves 20 % at 25 items (0.221 s against 0.276 s); at 500 items 501 requests took 2.3× as long as the 51 of a warm cache in Chrome, 1.2× in Firefox',
@@ -113,11 +126,15 @@ module.exports = {
       }
       const small = browsersIn(rows).map(b => f(b, cellsIn(rows)[0])).filter(v => v !== null)
       const little = small.every(v => v < 1.5)
+      // By the verdict engine: does the cache help at all (the cache visit faster than separate requests)?
+      const verdicts = browsersIn(rows).flatMap(b => cellsIn(rows).map(c => engineVerdict(find(rows, { browser: b, cell: c, lane: 'h2', mode: 'separate' }), find(rows, { browser: b, cell: c, lane: 'h2', mode: 'cache' })))).filter(Boolean)
+      const tooFew = verdicts.filter(v => v === 'not measured').length * 2 > verdicts.length
       const hits = cacheRows.filter(r => r.lane === 'h2' && r.rest).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items: ${r.rest.cache} from the cache, ${r.rest.network} to the network`).join('; ')
       // Why: while one item is missing, a visit still needs the collection and then a second round trip.
       const trips = rows.filter(r => r.mode === 'cache' && r.lane === 'h2' && ok(r) && rttOf(r)).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items ${(r.median / rttOf(r)).toFixed(1)}`)
-      return verdict(little ? 'reproduced' : 'not reproduced',
+      return verdict(tooFew ? 'not measured' : little ? 'reproduced' : 'not reproduced',
         `h2 separate ÷ h2 cache: ${perBrowser(rows, f, (b, c) => itemsOf(rows)(c) === 500 && SOURCE_500.cache[b] ? ` (source ${SOURCE_500.cache[b]}×)` : '')} (source at 25 items 1.25×); ` +
+        `by the verdict engine the cache visit is ${verdictCounts(verdicts, 'browsers and sizes')}; ` +
         (trips.length ? `a cache visit over HTTP/2 still takes the collection's round trip and then one for the items not cached (medians in round trips: ${trips.join(', ')}): the cache saves bytes and requests, not round trips; ` : '') +
         `cache hits proven per visit by Resource Timing (transferSize 0 with a body) and the server's count: ${hits}` +
         (unproven.length ? `; visits without their cache hits, not timed: ${unproven.map(r => `${r.lane} ${browserOf(r)} ${r.rest.unproven}`).join(', ')}` : ''))
@@ -129,11 +146,18 @@ module.exports = {
       const vsFresh = (b, c) => ratio(find(rows, { browser: b, cell: c, lane: 'h2', mode: 'cache-stale' }), find(rows, { browser: b, cell: c, lane: 'h2', mode: 'cache' }))
       const list = allRatios(rows, stale)
       if (!list.length) return verdict('not measured', 'needs the h2 lane\'s separate and cache-stale visits')
-      const helps = list.filter(v => v < 0.97).length
-      const slowerThanFresh = allRatios(rows, vsFresh).every(v => v > 1)
-      const status = helps === list.length && slowerThanFresh ? 'reproduced' : helps || slowerThanFresh ? 'partly reproduced' : 'not reproduced'
+      // By the verdict engine: cache-stale faster than separate requests (it helps), fresh cache faster than cache-stale (less).
+      const pairs = browsersIn(rows).flatMap(b => cellsIn(rows).map(c => ({ b, c })))
+      const at = (p, mode) => find(rows, { browser: p.b, cell: p.c, lane: 'h2', mode })
+      const helpsV = pairs.map(p => engineVerdict(at(p, 'separate'), at(p, 'cache-stale'))).filter(Boolean)
+      const lessV = pairs.map(p => engineVerdict(at(p, 'cache-stale'), at(p, 'cache'))).filter(Boolean)
+      const helps = helpsV.filter(v => v === 'faster').length
+      const slowerThanFresh = lessV.length > 0 && lessV.every(v => v === 'faster')
+      const tooFew = helpsV.filter(v => v === 'not measured').length * 2 > helpsV.length
+      const status = tooFew ? 'not measured' : helps === helpsV.length && slowerThanFresh ? 'reproduced' : helps || slowerThanFresh ? 'partly reproduced' : 'not reproduced'
       const r304 = rows.filter(r => r.mode === 'cache-stale' && r.lane === 'h2' && r.rest).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items: ${r.rest.revalidated} × 304`).join('; ')
-      return verdict(status, `h2 cache-stale ÷ separate: ${perBrowser(rows, stale)} (source 0.88×); ÷ fresh cache: ${perBrowser(rows, vsFresh)} (source 1.10×); 304s counted by the server: ${r304}`)
+      return verdict(status, `h2 cache-stale ÷ separate: ${perBrowser(rows, stale)} (source 0.88×); ÷ fresh cache: ${perBrowser(rows, vsFresh)} (source 1.10×); ` +
+        `by the verdict engine cache-stale against separate is ${verdictCounts(helpsV, 'browsers and sizes')}, the fresh cache against cache-stale ${verdictCounts(lessV, 'browsers and sizes')}; 304s counted by the server: ${r304}`)
     }
   }, {
     text: 'Push helps a little (Chrome, 25 items: 0.215 s with Prefer-Push against 0.276 s)',
@@ -147,9 +171,14 @@ module.exports = {
         : 'no browser push visits'
       if (!proto.length) return verdict(refused.length ? 'cannot be reproduced in this browser' : 'not measured', browserPart)
       const items = itemsOf(rows)
-      const helps = proto.filter(p => p.v < 0.97)
-      const status = helps.length === proto.length ? 'reproduced at the protocol level' : helps.length ? 'partly reproduced at the protocol level' : 'not reproduced at the protocol level'
-      return verdict(status, `${browserPart}; with Node's http2 client, which accepts push, through the same link: pushed ÷ requested ${proto.map(p => `${p.lane} ${items(p.c)} items ${x(p.v)}`).join(', ')} (source in Chrome 0.78×)`)
+      // By the verdict engine: pushed against requested, per lane and size.
+      const protoRow = (mode, lane, c) => rows.find(r => r.mode === mode && r.lane === lane && r.cell === c && ok(r))
+      const verdicts = proto.map(p => engineVerdict(protoRow('separate-protocol', p.lane, p.c), protoRow('push-protocol', p.lane, p.c)))
+      const helps = verdicts.filter(v => v === 'faster')
+      const tooFew = verdicts.filter(v => v === 'not measured').length * 2 > verdicts.length
+      const status = tooFew ? 'not measured' : helps.length === proto.length ? 'reproduced at the protocol level' : helps.length ? 'partly reproduced at the protocol level' : 'not reproduced at the protocol level'
+      return verdict(status, `${browserPart}; with Node's http2 client, which accepts push, through the same link: pushed ÷ requested ${proto.map(p => `${p.lane} ${items(p.c)} items ${x(p.v)}`).join(', ')} (source in Chrome 0.78×); ` +
+        `by the verdict engine push is ${verdictCounts(verdicts, 'lanes and sizes')}`)
     }
   }],
   extraTables (rows) {

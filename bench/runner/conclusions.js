@@ -50,6 +50,21 @@ function ratioRange (rows, a, b, { modeA = null, modeB = null } = {}) {
   return { median: stats.median(ratios), min: Math.min(...ratios), max: Math.max(...ratios), n: ratios.length, used, verdicts }
 }
 
+// The verdict engine on two rows: how `b` compares with `a` ('faster': b is
+// faster than a; 'slower', 'no difference', 'inconclusive', 'not measured'),
+// or null when either is missing.
+function engineVerdict (a, b) {
+  return a && b ? compareRows(a, b).verdict : null
+}
+
+// Counts of verdicts, in the sentence's order: "faster in 3, inconclusive in 1 of 4".
+function verdictCounts (list, unit = 'cells') {
+  const got = list.filter(Boolean)
+  const counts = {}
+  for (const v of got) counts[v] = (counts[v] || 0) + 1
+  return `${VERDICT_ORDER.filter(k => counts[k]).map(k => `${k} in ${counts[k]}`).join(', ')} of ${got.length} ${unit}`
+}
+
 // The row each row is compared with in its cell: h1 for the page
 // experiments, request for push (mode=none in the browser, "request" at the
 // protocol level), on the same lane.
@@ -141,4 +156,4 @@ function countConclusions (delay) {
   }]
 }
 
-module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within }
+module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within, engineVerdict, verdictCounts }

@@ -64,7 +64,7 @@ describe('runner: report', () => {
     })
 
     it('gives one sentence per conclusion of the source, with a status and figures', () => {
-      assert.ok(md.includes('- **HTTP/1.1 time grows with server delay while HTTP/2 stays flat (100 requests)**: reproduced, h1 ×2.47 from 0 to 40 ms, h2 ×1.04; h2n ×1.04.'))
+      assert.ok(md.includes('- **HTTP/1.1 time grows with server delay while HTTP/2 stays flat (100 requests)**: reproduced, h1 ×2.47 from 0 to 40 ms, h2 ×1.04; h2n ×1.04; by the verdict engine h1 grew, h2 grew.'))
       assert.match(md, /\*\*Server push looks slower under DevTools throttling but much faster unthrottled\*\*: cannot be reproduced in this browser, push was refused by the browser/)
       assert.match(md, /## Verdicts\n\n- delay: \*\*HTTP\/1\.1 time grows/)
       const verdicts = md.split('## delay')[0].match(/^- [\w-]+: \*\*/gm)
