@@ -87,10 +87,31 @@ async function repeatWithinBudget ({ repeats, budgetMs, log }, once) {
   return { planned, firstMs }
 }
 
+// The page's window.__h2benchMeter(phase, info): `meter` (harness/cell-costs.js)
+// started at 'start' and stopped at 'end', each window's record handed to
+// `state.sink(record, info)` (the caller sets the sink per call). The page
+// awaits it just outside each timed batch or visit (h2bench.run's
+// aroundBatch, h2bench.rest's aroundVisit). Exposed once per page.
+const exposed = new WeakMap() // page → { sink }
+async function meterBridge (page, meter) {
+  if (!exposed.has(page)) {
+    const state = { sink: null }
+    exposed.set(page, state)
+    await page.exposeFunction('__h2benchMeter', async (phase, info) => {
+      if (phase === 'start') await meter.start()
+      else {
+        const record = await meter.stop()
+        if (state.sink) state.sink(record, info)
+      }
+    })
+  }
+  return exposed.get(page)
+}
+
 function mostFrequent (list) {
   const counts = new Map()
   for (const x of list) counts.set(x, (counts.get(x) || 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1]).map(([x]) => x)[0] || null
 }
 
-module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent }
+module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge }

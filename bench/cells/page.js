@@ -6,7 +6,7 @@
 // …); what they share is in helpers.js.
 const { budgetNote } = require('../runner/budget')
 const { watchNetErrors } = require('../../harness/net-errors')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge } = require('./helpers')
 const { sumCosts } = require('../runner/costs')
 
 function joinNotes (...notes) {
@@ -17,32 +17,16 @@ function joinNotes (...notes) {
 // What one window.h2bench.run() returned, reduced in the page to what the
 // runner keeps (the full result holds every request's timings). With
 // `metered`, the page awaits the runner's meter (exposed as
-// window.__h2benchMeter, see meterBatches) just before and after each timed
-// batch, outside its time.
+// window.__h2benchMeter, helpers.js meterBridge) just before and after each
+// timed batch, outside its time.
 function runInPage (page, options, metered = false) {
-  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: phase => window.__h2benchMeter(phase) } : o).then(r => ({
+  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => ({
     state: r.state,
     lanes: r.lanes.map(l => ({
       lane: l.lane, protocol: l.protocol, samples: l.samples, leftOut: l.leftOut || 0, failures: l.failures, state: l.state || null,
       unreachable: l.unreachable ? (l.unreachable.error || `status ${l.unreachable.status}`) : null
     }))
   })), { o: options, metered })
-}
-
-// The page's window.__h2benchMeter(phase): `meter` (harness/cell-costs.js)
-// started at 'start' and stopped at 'end', each window's record handed to
-// `sink` (set per run). Exposed once per page.
-const exposed = new WeakMap() // page → { sink }
-async function meterBatches (page, meter) {
-  if (!exposed.has(page)) {
-    const state = { sink: null }
-    exposed.set(page, state)
-    await page.exposeFunction('__h2benchMeter', async phase => {
-      if (phase === 'start') await meter.start()
-      else if (state.sink) state.sink(await meter.stop())
-    })
-  }
-  return exposed.get(page)
 }
 
 // A page cell: one window.h2bench.run() per repeat and lane with repeats: 1,
@@ -76,7 +60,7 @@ function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, meter, log
   return repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
     for (const lane of order) {
-      if (meter) (await meterBatches(page, meter)).sink = record => per[lane].costs.push(record)
+      if (meter) (await meterBridge(page, meter)).sink = record => per[lane].costs.push(record)
       const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: [lane] }, Boolean(meter))
       for (const l of result.lanes) {
         const p = per[l.lane]

@@ -7,7 +7,8 @@
 // separate requests at the protocol level with Node's http2 client, which
 // accepts push (browsers refuse it), in the link's namespace.
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge } = require('./helpers')
+const { sumCosts } = require('../runner/costs')
 const { budgetNote } = require('../runner/budget')
 const { runInside } = require('../../harness/in-namespace')
 
@@ -23,8 +24,10 @@ function sourceName (lane, scenario) {
 }
 
 // One h2bench.rest() in the page, reduced there to what the runner keeps.
-function restInPage (page, options) {
-  return page.evaluate(o => window.h2bench.rest(o).then(r => r.rows.map(x => ({
+// With `metered`, the page awaits the runner's meter (helpers.js meterBridge)
+// just outside each timed visit.
+function restInPage (page, options, metered = false) {
+  return page.evaluate(({ o, metered }) => window.h2bench.rest(metered ? { ...o, aroundVisit: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => r.rows.map(x => ({
     lane: x.lane,
     scenario: x.scenario,
     samples: x.samples,
@@ -43,7 +46,7 @@ function restInPage (page, options) {
       connections: v.connections ?? null,
       cacheExpected: v.cacheExpected ?? 0
     }))
-  }))), options)
+  }))), { o: options, metered })
 }
 
 const medianOf = (visits, key) => {
@@ -86,13 +89,13 @@ function visitNotes (visits, counts, scenario) {
   return notes
 }
 
-async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budgetMs, log = () => {}, browser = { name: 'chromium', version: null }, protocolRows = true }) {
+async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, log = () => {}, browser = { name: 'chromium', version: null }, protocolRows = true }) {
   const { cell } = entry
   const network = await applyNetwork(null, cell.preset, link, cell.link)
   const scenarios = cell.scenarios || SCENARIOS
   const pushLanes = lanes.filter(l => PUSH_LANES.includes(l))
   const combos = lanes.flatMap(lane => scenarios.filter(s => s !== 'push' || pushLanes.includes(lane)).map(scenario => ({ lane, scenario })))
-  const per = new Map(combos.map(c => [`${c.lane} ${c.scenario}`, { samples: [], visits: [], protocols: [] }]))
+  const per = new Map(combos.map(c => [`${c.lane} ${c.scenario}`, { samples: [], visits: [], protocols: [], costs: [] }]))
   const options = { items: cell.requests, size: cell.itemBytes, delay: cell.delay || 0, repeats: 1 }
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
@@ -104,8 +107,10 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
       for (const lane of run.lanes) {
         if (!run.scenarios.length) continue
         let got
+        // Each timed visit's costs go to its lane and scenario (a visit that failed before timing has none).
+        if (meter) (await meterBridge(page, meter)).sink = (record, info) => per.get(`${info.lane} ${info.scenario}`).costs.push(record)
         try {
-          got = await restInPage(page, { ...options, lanes: [lane], scenarios: run.scenarios })
+          got = await restInPage(page, { ...options, lanes: [lane], scenarios: run.scenarios }, Boolean(meter))
         } catch (err) {
           const error = `the page did not answer: ${err.message.split('\n')[0]}`
           log(`  ${lane}: ${error}`)
@@ -137,7 +142,8 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
         browser: browser.name,
         browserVersion: browser.version,
         ...(scenario === 'push' ? { pushOutcome: outcomes.join('; ') || null } : {}),
-        rest: { scenario: sourceName(lane, scenario), ...counts }
+        rest: { scenario: sourceName(lane, scenario), ...counts },
+        ...(meter ? { costs: sumCosts(p.costs) } : {})
       }
     })
   })

@@ -71,6 +71,10 @@
     if (!errors.items && !errors.size && out.scenarios.indexOf && out.scenarios.indexOf('compound') >= 0 && out.items * out.size > LIMITS.maxCompoundBytes) {
       errors.size = 'the compound document of ' + out.items + ' items of ' + out.size + ' B is above 32 MiB: size ≤ ' + Math.floor(LIMITS.maxCompoundBytes / out.items) + ' at ' + out.items + ' items'
     }
+    if (options.aroundVisit !== undefined) {
+      if (typeof options.aroundVisit !== 'function') errors.aroundVisit = 'aroundVisit must be a function'
+      else out.aroundVisit = options.aroundVisit
+    }
     return { ok: Object.keys(errors).length === 0, errors: errors, options: out }
   }
 
@@ -138,6 +142,8 @@
     performance.clearResourceTimings()
     const answers = []
     const urls = [collectionUrl]
+    // aroundVisit: awaited just outside the timed visit (the runner measures its costs there).
+    if (opts.aroundVisit) await opts.aroundVisit('start', { lane: lane.name, scenario: scenario, repeat: repeat })
     const t0 = performance.now()
     let end = 0
     const first = await request.get(ctl, collectionUrl, undefined, {
@@ -162,6 +168,7 @@
       answers.push.apply(answers, got)
     }
     const elapsed = end
+    if (opts.aroundVisit) await opts.aroundVisit('end', { lane: lane.name, scenario: scenario, repeat: repeat })
     const batch = { requests: answers.map(function (a) { return { status: a.status, timing: null } }) }
     await request.collectTimings(batch, urls, t0)
     const after = await apiStats(ctl, lane, tag)
@@ -232,7 +239,7 @@
       startedAt: started.toISOString(),
       finishedAt: null,
       state: 'running',
-      options: opts,
+      options: { items: opts.items, size: opts.size, delay: opts.delay, repeats: opts.repeats, lanes: opts.lanes, scenarios: opts.scenarios },
       cachedShare: CACHED_SHARE,
       link: link,
       userAgent: navigator.userAgent,
