@@ -19,8 +19,8 @@ const { runLoad } = require('./load')
 const { stopTools } = require('./run-tool')
 const { formatLoad, formatTraces } = require('./table')
 
-const DEFAULTS = { requests: 1000, connections: 10, streams: 100, threads: 1, size: 612, delay: 0 }
-const LIMITS = { requests: 1000000, connections: 1000, streams: 1000, threads: 64, delay: 60000, timeout: 3600 }
+const DEFAULTS = { requests: 1000, connections: 10, streams: 100, pipeline: 1, threads: 1, size: 612, delay: 0 }
+const LIMITS = { requests: 1000000, connections: 1000, streams: 1000, pipeline: 1000, threads: 64, delay: 60000, timeout: 3600 }
 
 function helpText () {
   return `Usage: h2bench load [options]        (or: npm run load -- [options])
@@ -37,6 +37,8 @@ Workload:
                            in flight on each, as ab -c and h2load --h1 do
   --mux-connections <n>    connections of the HTTP/2 and HTTP/3 lanes (default: -c)
   -m, --streams <n>        concurrent streams per HTTP/2 or HTTP/3 connection (default ${DEFAULTS.streams})
+  --pipeline <n>           HTTP/1.1 requests in flight per connection (pipelining, h2load --h1 -m n; default
+                           ${DEFAULTS.pipeline}, as a browser; ab and oha do not pipeline: one request in flight)
   -t, --threads <n>        h2load threads (default ${DEFAULTS.threads})
   --size <bytes>           response body: 612, 10kb, 1mb (default ${DEFAULTS.size}: nginx's index page)
   --delay <ms>             server delay before each response (default 0)
@@ -104,6 +106,7 @@ function parseLoadArgs (argv) {
         connections: { type: 'string', short: 'c' },
         'mux-connections': { type: 'string' },
         streams: { type: 'string', short: 'm' },
+        pipeline: { type: 'string' },
         threads: { type: 'string', short: 't' },
         size: { type: 'string' },
         delay: { type: 'string' },
@@ -137,6 +140,7 @@ function parseLoadArgs (argv) {
     requests: v.requests !== undefined ? wholeNumber('-n/--requests', v.requests, 1, LIMITS.requests) : base.requests,
     connections: v.connections !== undefined ? wholeNumber('-c/--connections', v.connections, 1, LIMITS.connections) : base.connections,
     streams: v.streams !== undefined ? wholeNumber('-m/--streams', v.streams, 1, LIMITS.streams) : base.streams,
+    pipeline: v.pipeline !== undefined ? wholeNumber('--pipeline', v.pipeline, 1, LIMITS.pipeline) : base.pipeline,
     threads: v.threads !== undefined ? wholeNumber('-t/--threads', v.threads, 1, LIMITS.threads) : base.threads,
     size: base.size,
     delay: v.delay !== undefined ? wholeNumber('--delay', v.delay, 0, LIMITS.delay) : base.delay

@@ -34,7 +34,7 @@ function table (rows) {
 function formatLoad ({ rows, workload, preset }) {
   const out = []
   const w = workload
-  out.push(`workload: ${w.requests} requests of ${w.size} B${w.delay ? ` after ${w.delay} ms` : ''}; h1 ${w.connections} connections × 1 request at a time, ` +
+  out.push(`workload: ${w.requests} requests of ${w.size} B${w.delay ? ` after ${w.delay} ms` : ''}; h1 ${w.connections} connections × ${(w.pipeline || 1) > 1 ? `${w.pipeline} pipelined requests (h2load; ab and oha: 1 at a time)` : "1 request at a time"}, ` +
     `HTTP/2 and HTTP/3 ${w.muxConnections} connection${w.muxConnections === 1 ? '' : 's'} × ${w.streams} streams${w.threads > 1 ? `, ${w.threads} threads` : ''}` +
     (preset ? ` (preset ${preset.name}: ${preset.source})` : ''))
   const links = [...new Set(rows.map(r => r.linkSpec))]

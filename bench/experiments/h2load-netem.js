@@ -47,7 +47,7 @@ function workloadAgainstSource (rows) {
 }
 
 const PRESET = loadPreset('h2load-netem-table')
-const SMOKE = { requests: 100, connections: 10, muxConnections: 10, streams: 10, threads: 2, size: 612, delay: 0 }
+const SMOKE = { requests: 100, connections: 10, muxConnections: 10, streams: 10, pipeline: 10, threads: 2, size: 612, delay: 0 }
 
 const CLEAN = NETEM_ROWS[0].label
 const MAIN = { mode: null }
@@ -71,8 +71,10 @@ const find = (rows, lane, label, mode = null) => rows.find(r => r.lane === lane 
 const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
 const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
 // h1's time over h3's in a cell: > 1 means HTTP/3 ahead (the source's sense
-// of "advantage"). With oha on h1 too (same tool on both sides, as the
-// source's h2load) when that variant ran; h2load's h1 beside it.
+// of "advantage"). h2load's h1 (pipelined, as the source's h2load --h1 -m 100
+// was) against oha's h3; oha on h1 too (one tool on both sides, but oha does
+// not pipeline) beside it when that variant ran, and in its place when
+// h2load's h1 did not run.
 function edge (rows, label) {
   const h3 = find(rows, 'h3', label)
   if (!h3 || !ok(h3)) return null
@@ -81,13 +83,13 @@ function edge (rows, label) {
   const ratioOf = h1 => !h1 ? null : h1.samples.length ? h1.median / h3.median : h1.failures ? Infinity : null
   const same = find(rows, 'h1', label, 'oha')
   const h2l = find(rows, 'h1', label)
-  const ratio = ratioOf(same) ?? ratioOf(h2l)
+  const ratio = ratioOf(h2l) ?? ratioOf(same)
   if (ratio === null) return null
-  const h1 = ratioOf(same) !== null ? same : h2l
-  return { ratio, sameTool: ratioOf(same) !== null, h2loadRatio: ratioOf(h2l), h1: h1.samples.length ? h1.median : null, h1Failed: h1.failures, h3: h3.median, h1Row: h1, h3Row: h3 }
+  const h1 = ratioOf(h2l) !== null ? h2l : same
+  return { ratio, byOha: h1 === same, ohaRatio: h1 === same ? null : ratioOf(same), h1: h1.samples.length ? h1.median : null, h1Failed: h1.failures, h3: h3.median, h1Row: h1, h3Row: h3 }
 }
 const say = (label, e) => e ? `${label}: h1 ${e.h1 === null ? 'did not finish' : `${s(e.h1)} s${e.h1Failed ? ` (${e.h1Failed} runs with failed requests left out)` : ''}`}, h3 ${s(e.h3)} s (h1 ÷ h3 ${x(e.ratio)}` +
-  `${e.sameTool ? `, oha on both; with h2load on h1 ${x(e.h2loadRatio)}` : ', h2load on h1, oha on h3'})` : `${label}: not measured`
+  `${e.byOha ? ', oha on both' : `, h2load on h1, oha on h3${e.ohaRatio !== null ? `; with oha on h1 ${x(e.ohaRatio)}` : ''}`})` : `${label}: not measured`
 const src = label => {
   const r = NETEM_ROWS.find(q => q.label === label)
   return r && r.h3 ? (r.h1 ? r.h1.totalMs / r.h3.totalMs : Infinity) : null
@@ -114,7 +116,7 @@ function conclusion (text, labels, test, explain) {
 
 module.exports = {
   id: 'h2load-netem',
-  title: 'h2load -t 10 -c 100 -n 1000 (-m 100 on HTTP/2, -m 1 on HTTP/1.1: not pipelined) and oha -p 10 (HTTP/3) under the source\'s netem impairments, through the packet-level link (seed 004: 10,000 requests, -m 100 on both)',
+  title: 'h2load -t 10 -c 100 -n 10000 -m 100 (HTTP/1.1 pipelined 100 deep, HTTP/2) and oha -p 100 (HTTP/3) under the source\'s netem impairments, through the packet-level link (seed 004)',
   kind: 'load',
   networks: ['link'],
   tools: PRESET.tools,

@@ -98,9 +98,9 @@ module.exports = {
   checkH2load,
   INSTALL_HINT,
   version: () => toolVersion('h2load', 'h2load', ['--version'], HINT, out => (/nghttp2\/([\d.]+)/.exec(out) || [null, 'unknown'])[1]),
-  command ({ url, protocol, requests, connections, streams, threads, logFile }) {
+  command ({ url, protocol, requests, connections, streams, pipeline = 1, threads, logFile }) {
     const args = ['-t', String(Math.min(threads, connections)), '-c', String(connections), '-n', String(requests)]
-    args.push('-m', String(protocol === 'http/1.1' ? 1 : streams)) // h1: no pipelining, as a browser
+    args.push('-m', String(protocol === 'http/1.1' ? pipeline : streams)) // h1: pipelined only when asked (a browser does not)
     if (protocol === 'http/1.1') args.push('--h1')
     args.push('--log-file', logFile, url)
     return { executable: 'h2load', args, logFile: true }

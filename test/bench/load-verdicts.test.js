@@ -27,11 +27,13 @@ describe('runner: verdicts of the load experiments', () => {
       row({ lane: 'h1', preset: 'loss 30 %', ...h1 }), row({ lane: 'h3', preset: 'loss 30 %', ...h3 }), ...extra
     ]
 
-    it('h1 ÷ h3 with the same tool on both sides when the oha variant ran, h2load\'s beside it', () => {
+    it('h1 ÷ h3 with h2load\'s h1 (pipelined, as the source\'s), oha on h1 beside it; oha on both only without h2load\'s h1', () => {
       const rows = netem({ ms: [9000] }, { ms: [1000] }, [row({ lane: 'h1', preset: 'loss 30 %', mode: 'oha', ms: [8000] })])
       const v = check('h2load-netem', 'Loss makes', rows)
       assert.equal(v.status, 'reproduced')
-      assert.match(v.detail, /loss 30 %: h1 8\.00 s, h3 1\.00 s \(h1 ÷ h3 8\.00×, oha on both; with h2load on h1 9\.00×\)/)
+      assert.match(v.detail, /loss 30 %: h1 9\.00 s, h3 1\.00 s \(h1 ÷ h3 9\.00×, h2load on h1, oha on h3; with oha on h1 8\.00×\)/)
+      const ohaOnly = check('h2load-netem', 'Loss makes', rows.filter(r => !(r.lane === 'h1' && r.preset === 'loss 30 %' && !r.mode)))
+      assert.match(ohaOnly.detail, /loss 30 %: h1 8\.00 s, h3 1\.00 s \(h1 ÷ h3 8\.00×, oha on both\)/)
     })
 
     it('a row with some failed runs counts by its good ones and says so; one with none did not finish', () => {

@@ -62,7 +62,7 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
     it('the workload options, the tools by lane and by protocol, lanes de-duplicated', () => {
       const o = parseLoadArgs(['-n', '200', '-c', '4', '-m', '50', '-t', '2', '--size', '10kb', '--delay', '5', '--lanes', 'h1,h2n,h1',
         '--tool', 'h1=ab', '--tool', 'nghttp', '--tool', 'h3=oha', '--timeout', '60', '--trace', '--json'])
-      assert.deepEqual(o.workload, { requests: 200, connections: 4, muxConnections: 4, streams: 50, threads: 2, size: 10240, delay: 5 })
+      assert.deepEqual(o.workload, { requests: 200, connections: 4, muxConnections: 4, streams: 50, pipeline: 1, threads: 2, size: 10240, delay: 5 })
       assert.deepEqual(o.lanes, ['h1', 'h2n'])
       assert.deepEqual(o.tools, { h1: 'ab', h2: 'nghttp', h3: 'oha' }) // a bare tool name: each protocol it speaks
       assert.equal(o.timeoutS, 60)
@@ -74,14 +74,14 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
     it('--preset ab-vs-nghttp: seed 002\'s workload, tools and link', () => {
       const o = parseLoadArgs(['--preset', 'ab-vs-nghttp'])
       assert.equal(o.preset, loadPreset('ab-vs-nghttp'))
-      assert.deepEqual(o.workload, { requests: 100, connections: 10, muxConnections: 1, streams: 100, threads: 1, size: 160, delay: 0 })
+      assert.deepEqual(o.workload, { requests: 100, connections: 10, muxConnections: 1, streams: 100, pipeline: 1, threads: 1, size: 160, delay: 0 })
       assert.deepEqual(o.presetTools, { 'http/1.1': 'ab', h2: 'nghttp', h3: 'oha' })
       assert.deepEqual(o.links, ['rtt=500ms'])
     })
 
     it('options beside a preset win; the preset\'s one connection for nghttp stays beside -c', () => {
       const o = parseLoadArgs(['--preset', 'ab-vs-nghttp', '-n', '20', '-c', '5', '--size', '612', '--link', 'rtt=10ms', '--tool', 'h2=h2load'])
-      assert.deepEqual(o.workload, { requests: 20, connections: 5, muxConnections: 1, streams: 100, threads: 1, size: 612, delay: 0 })
+      assert.deepEqual(o.workload, { requests: 20, connections: 5, muxConnections: 1, streams: 100, pipeline: 1, threads: 1, size: 612, delay: 0 })
       assert.deepEqual(o.links, ['rtt=10ms'])
       assert.deepEqual(o.tools, { h2: 'h2load' })
       assert.equal(parseLoadArgs(['--preset', 'ab-vs-nghttp', '--mux-connections', '3']).workload.muxConnections, 3)
@@ -91,9 +91,21 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
       const o = parseLoadArgs(['--preset', 'h2load-netem-table'])
       assert.equal(o.links.length, 8)
       assert.equal(o.links[0], 'none')
-      assert.deepEqual(o.workload, { requests: 1000, connections: 100, muxConnections: 100, streams: 100, threads: 10, size: 612, delay: 0 })
+      // Seed 004's table is 10,000 requests (time × req/s), HTTP/1.1 pipelined 100 deep (h2load --h1 -m 100).
+      assert.deepEqual(o.workload, { requests: 10000, connections: 100, muxConnections: 100, streams: 100, pipeline: 100, threads: 10, size: 612, delay: 0 })
       assert.deepEqual(parseLoadArgs(['--preset', 'h2load-netem', '--link', 'quic-loss']).links, ['quic-loss'])
     })
+  })
+
+  it("--pipeline: h2load's --h1 keeps that many requests in flight per connection (-m); the HTTP/2 lanes keep -m's streams", () => {
+    const { toolByName } = require('../../load/tools')
+    const o = parseLoadArgs(['--pipeline', '16', '-m', '32'])
+    assert.equal(o.workload.pipeline, 16)
+    const h2load = toolByName('h2load')
+    const args = protocol => h2load.command({ url: 'https://x/option', protocol, ...o.workload, logFile: '/tmp/x' }).args.join(' ')
+    assert.match(args('http/1.1'), / -m 16 --h1 /)
+    assert.match(args('h2'), / -m 32 --log-file/)
+    assert.match(h2load.command({ url: 'https://x/option', protocol: 'http/1.1', ...parseLoadArgs([]).workload, logFile: '/tmp/x' }).args.join(' '), / -m 1 --h1 /)
   })
 
   describe('refused, in one line naming the flag and what is allowed', () => {
@@ -122,6 +134,7 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
       refused(['-n', 'ten'], /-n\/--requests must be a whole number 1…1000000; got "ten"/)
       refused(['-c', '1.5'], /-c\/--connections must be a whole number 1…1000; got "1.5"/)
       refused(['-m', '1e3'], /-m\/--streams must be a whole number 1…1000/)
+      refused(['--pipeline', '0'], /--pipeline must be 1…1000; got 0/)
       refused(['--requests=-5'], /-n\/--requests must be a whole number/)
       refused(['-n', '-5'], /'-n'/) // node:util parseArgs: an option's value cannot start with "-"
       refused(['--delay', '1s'], /--delay must be a whole number 0…60000/)
