@@ -50,6 +50,7 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-server-bench.js', ['--bogus'], /^bench:server: Unknown option '--bogus'/],
       ['h2bench-link-bench.js', ['--paths', 'zz'], /^bench:link: --paths: unknown path "zz"/],
       ['h2bench-verdict-calibration.js', ['--trials', '10'], /^bench:verdict: --trials must be an integer 50…100000; got "10"$/],
+      ['h2bench-studies.js', ['--bogus'], /^studies: Unknown option '--bogus'/],
       ['h2bench-verdict-calibration.js', ['--bogus'], /^bench:verdict: Unknown option '--bogus'/],
       ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/],
       ['h2bench-soak.js', ['--minutes', '0'], /^soak: --minutes must be/],

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+'use strict'
+
+// npm run studies: which committed study was measured with code that has changed since (bench/studies/).
+const { runCli } = require('../common/cli')
+const { main } = require('../bench/studies/studies')
+
+runCli('studies', main)

@@ -1,0 +1,67 @@
+'use strict'
+
+// npm run studies (bench/studies/studies.js): a committed study is stale when
+// the code a measurement runs changed after the commit it was measured with,
+// or when nobody can say which code made it; a change to report-only code is
+// a rebuild, not a rerun. On a throw-away git history.
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const { studyState, findStudies, rerunCommand } = require('../../bench/studies/studies')
+
+describe('npm run studies: which committed study the code has moved past', () => {
+  let root
+  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim()
+  const write = (file, text) => {
+    fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true })
+    fs.writeFileSync(path.join(root, file), text)
+  }
+  const commit = (file, text) => {
+    write(file, text)
+    git('add', '-A')
+    git('commit', '-q', '-m', `change ${file}`)
+    return git('rev-parse', '--short', 'HEAD')
+  }
+  const study = (h2bench, command = 'npm run bench -- rest --network link --out /tmp/study-rest') =>
+    commit('docs/study-rest/results.json', JSON.stringify({ environment: { h2bench, command }, results: [] }))
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-studies-'))
+    git('init', '-q')
+    commit('server/app.js', '1')
+    commit('bench/runner/report-markdown.js', '1')
+  })
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
+
+  it('fresh while only reports, docs and the verdict engine change; stale after a change on the measuring path, naming it', () => {
+    const measured = git('rev-parse', '--short', 'HEAD')
+    study(`0.1.0 ${measured}`)
+    commit('bench/runner/report-markdown.js', '2')
+    commit('client/js/verdict.js', '2')
+    commit('README.md', 'words')
+    assert.deepEqual(findStudies(root), ['docs/study-rest/results.json'])
+    const fresh = studyState('docs/study-rest/results.json', { root })
+    assert.equal(fresh.fresh, true, fresh.why)
+    const change = commit('bench/cells/rest.js', 'a cell')
+    const stale = studyState('docs/study-rest/results.json', { root })
+    assert.equal(stale.fresh, false)
+    assert.match(stale.why, new RegExp(`^measured with ${measured}; 1 commit since changed the measuring path \\(latest ${change} change bench/cells/rest\\.js; 1 file: bench/cells/rest\\.js\\)$`))
+    assert.equal(stale.command, 'npm run bench -- rest --network link --out docs/study-rest')
+  })
+
+  it('stale when measured with uncommitted changes, with a commit this history lacks, or with none recorded', () => {
+    study(`0.1.0 ${git('rev-parse', '--short', 'HEAD')} (with uncommitted changes)`)
+    assert.match(studyState('docs/study-rest/results.json', { root }).why, /uncommitted changes/)
+    study('0.1.0 abcdef1')
+    assert.match(studyState('docs/study-rest/results.json', { root }).why, /its commit abcdef1 is not in this history/)
+    study('0.1.0')
+    assert.match(studyState('docs/study-rest/results.json', { root }).why, /no commit recorded/)
+  })
+
+  it('the rerun command writes into the study\'s own folder', () => {
+    assert.equal(rerunCommand('npm run soak -- --minutes 30 --out /tmp/x', 'docs/soak'), 'npm run soak -- --minutes 30 --out docs/soak')
+    assert.equal(rerunCommand('npm run bench -- all', 'docs/study'), 'npm run bench -- all --out docs/study')
+  })
+})
