@@ -8,7 +8,7 @@
 //   loss; the row keeps the batch time and the spread of the requests'
 //   completion times within each batch (p10, p50, p90).
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
 const { socketsCongestion } = require('./congestion')
@@ -46,11 +46,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
     const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order })
     for (const l of result) {
       const p = per[l.lane]
-      p.samples.push(...l.samples)
-      p.failures += l.failures
-      p.leftOut += l.leftOut
-      if (l.protocol) p.protocols.push(l.protocol)
-      if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
+      collectLane(p, l)
       for (const b of l.batches) if (!b.failed) p.batches.push(b)
     }
   })

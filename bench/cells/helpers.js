@@ -108,10 +108,21 @@ async function meterBridge (page, meter) {
   return exposed.get(page)
 }
 
+// One lane's result of window.h2bench.run() (reduced in the page) added to
+// `p`, the row's collection: samples, batches left out, failures, the
+// protocol it spoke, and a note when the lane could not be reached.
+function collectLane (p, l) {
+  p.samples.push(...l.samples)
+  p.leftOut += l.leftOut
+  p.failures += l.failures
+  if (l.protocol) p.protocols.push(l.protocol)
+  if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
+}
+
 function mostFrequent (list) {
   const counts = new Map()
   for (const x of list) counts.set(x, (counts.get(x) || 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1]).map(([x]) => x)[0] || null
 }
 
-module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge }
+module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge, collectLane }

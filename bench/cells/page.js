@@ -6,7 +6,7 @@
 // …); what they share is in helpers.js.
 const { budgetNote } = require('../runner/budget')
 const { watchNetErrors } = require('../../harness/net-errors')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, collectLane } = require('./helpers')
 const { sumCosts } = require('../runner/costs')
 
 function joinNotes (...notes) {
@@ -62,14 +62,7 @@ function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, meter, log
     for (const lane of order) {
       if (meter) (await meterBridge(page, meter)).sink = record => per[lane].costs.push(record)
       const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: [lane] }, Boolean(meter))
-      for (const l of result.lanes) {
-        const p = per[l.lane]
-        p.samples.push(...l.samples)
-        p.leftOut += l.leftOut
-        p.failures += l.failures
-        if (l.protocol) p.protocols.push(l.protocol)
-        if (l.unreachable) p.notes.push(`unreachable: ${l.unreachable}`)
-      }
+      for (const l of result.lanes) collectLane(per[l.lane], l)
     }
   })
 }

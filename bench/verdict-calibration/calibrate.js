@@ -7,7 +7,7 @@
 // Log-normal runs (the shape of page-load times), seeded: the same figures on
 // every machine. Prints a table; asserts nothing (a benchmark, not a test).
 const { parseArgs } = require('node:util')
-const { RULES, compare, ratioInterval } = require('../../client/js/verdict')
+const { RULES, compare, ratioInterval, generator: rng } = require('../../client/js/verdict')
 const { usage } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
 
@@ -21,18 +21,6 @@ The verdict engine against simulated experiments whose truth is known, for 5, 10
   --trials N   experiments per figure (default 1000, 50…100000)
   --seed S     the simulation's seed (default 1)
   --help       this text`
-
-// mulberry32, as the engine's own.
-function rng (seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function logNormal (random, n, median, sigma) {
   return Array.from({ length: n }, () => median * Math.exp(sigma * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())))

@@ -190,5 +190,5 @@
     return out
   }
 
-  return { RULES: RULES, compare: compare, ratioInterval: ratioInterval, drift: drift, compareWorkload: compareWorkload, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
+  return { RULES: RULES, compare: compare, ratioInterval: ratioInterval, drift: drift, compareWorkload: compareWorkload, generator: generator, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
 }))
