@@ -13,7 +13,7 @@
 // each its share: under loss that alone changes totals); on the clean link
 // oha runs on every HTTP/2 lane, against h2load there: is the HTTP/3 client
 // the bottleneck?
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
 const { workloadOf } = require('../runner/compare-rows')
 const { compareWorkload } = require('../../client/js/verdict')
 const { loadPreset, NETEM_ROWS } = require('../../load/presets')
@@ -105,9 +105,13 @@ function conclusion (text, labels, test, explain) {
       if (e.some(v => !v)) return verdict('not measured', `needs lanes h1 and h3 at ${labels.map(labelOf).join(', ')}`)
       const holds = test(...e.map(v => v.ratio)) // true, false or a status of its own
       const w = workloadAgainstSource(e.flatMap(v => [v.h1Row, v.h3Row]))
+      // The verdict engine on each cell's h1 and h3 ('faster': HTTP/3 is); an h1 that never finished has no samples to compare.
+      const vs = e.map(v => v.h1Row.samples.length ? engineVerdict(v.h1Row, v.h3Row) : 'faster')
       const figures = `${e.map((v, i) => say(labelOf(labels[i]), v)).join('; ')}` +
-        `; source ${labels.map(l => `${labelOf(l)} ${x(src(labelOf(l)))}`).join(', ')}${explain ? `; ${explain}` : ''}`
+        `; source ${labels.map(l => `${labelOf(l)} ${x(src(labelOf(l)))}`).join(', ')}${explain ? `; ${explain}` : ''}` +
+        `; by the verdict engine h3 against h1 is ${verdictCounts(vs, 'cells')}`
       if (!w.comparable) return verdict('not comparable', `the workload differs from the source's where it must not: ${w.differences.join('; ')}; the figures: ${figures}`)
+      if (vs.includes('not measured')) return verdict('not measured', `fewer than 5 good runs a side in a cell it rests on; the figures: ${figures}`)
       return verdict(typeof holds === 'string' ? holds : holds ? 'reproduced' : 'not reproduced', figures +
         (w.differences.length ? `; workload differs from the source: ${w.differences.join('; ')}` : ''))
     }

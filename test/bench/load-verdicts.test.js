@@ -4,7 +4,9 @@ const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
 
 // Rows as bench/cells/load.js makes them, reduced to what the verdicts read.
+// One time stands for five runs around it (the verdict engine needs 5 good runs a side); its median stays.
 function row ({ lane, preset, mode = null, ms = [], failures = 0, load = {}, linkSpec = null }) {
+  if (ms.length === 1) ms = [0.99, 0.995, 1, 1.005, 1.01].map(f => ms[0] * f)
   const sorted = [...ms].sort((a, b) => a - b)
   return {
     lane,
@@ -60,6 +62,13 @@ describe('runner: verdicts of the load experiments', () => {
       const w = check('h2load-netem', 'Loss makes', [...clean, pipelined, h3])
       assert.equal(w.status, 'reproduced')
       assert.match(w.detail, /; workload differs from the source: h3 tool: oha here, h2load in the source; h3 streams: 10 here, 100 in the source; h3 requests: 1000 here, 10000 in the source$/)
+    })
+
+    it('not measured when a cell it rests on has fewer than 5 good runs a side (the study of 3 repeats)', () => {
+      const three = [row({ lane: 'h1', preset: 'clean', ms: [400, 410, 420] }), row({ lane: 'h3', preset: 'clean', ms: [600, 610, 620] })]
+      const v = check('h2load-netem', 'On a clean link', three)
+      assert.equal(v.status, 'not measured')
+      assert.match(v.detail, /by the verdict engine h3 against h1 is not measured in 1 of 1 cells/)
     })
 
     it('not measured without h3, naming the cells', () => {
