@@ -11,7 +11,9 @@
 // given the page's DevTools session, how long the page's main thread ran
 // tasks (CDP Performance.getMetrics TaskDuration): a second observer of the
 // browser's work, and the one that sees CDP's CPU throttling, which slows the
-// renderer by pausing it (time that is no CPU time).
+// renderer by pausing it (time that is no CPU time). /proc counts CPU in
+// clock ticks (10 ms): one short window may read 0 or 10 ms too many; summed
+// over a row's runs the error is a tick a run at most.
 const fs = require('node:fs')
 const { execFileSync } = require('node:child_process')
 

@@ -113,7 +113,8 @@ describe('npm run bench -- rest --network link --smoke --browser both (the real 
     for (const r of inBrowser('chromium')) {
       assert.ok(r.costs, `${r.lane} ${r.mode}: no costs`)
       assert.equal(r.costs.runs, r.samples.length, `${r.lane} ${r.mode}`)
-      assert.ok(r.costs.browserCpuMs > 0 && r.costs.wallMs >= r.samples.reduce((a, b) => a + b, 0) * 0.9, `${r.lane} ${r.mode}: ${JSON.stringify(r.costs)}`)
+      // /proc counts CPU in 10 ms ticks: a few short visits may show none; CDP's task time is finer.
+      assert.ok(r.costs.browserCpuMs >= 0 && r.costs.pageTaskMs > 0 && r.costs.wallMs >= r.samples.reduce((a, b) => a + b, 0) * 0.9, `${r.lane} ${r.mode}: ${JSON.stringify(r.costs)}`)
       if (!['cache', 'cache-stale'].includes(r.mode)) assert.ok(r.costs.link.down.bytes > 10 * 512, `${r.lane} ${r.mode}: ${JSON.stringify(r.costs.link)}`)
     }
     for (const r of inBrowser('firefox')) assert.equal(r.costs, undefined) // not measured in Firefox yet
@@ -132,7 +133,8 @@ describe('npm run bench -- rest --network link --smoke --browser both (the real 
     if (browsers.includes('firefox')) assert.match(report, /10 items of 512 B, Firefox \(Firefox \d+/)
     assert.match(report, /10 items of 512 B, Node http2/)
     assert.match(report, /h1-compound 0\.147 ≤ h2-compound 0\.147 ≤ h2-push 0\.215/, 'the source\'s order')
-    assert.match(report, /\*\*Push helps a little[^\n]*\*\*: (reproduced|partly reproduced|not reproduced) at the protocol level, in the browsers push was refused every time/)
+    // Two repeats are below the verdict engine's 5 good runs a side: not measured, with the figures and why.
+    assert.match(report, /\*\*Push helps a little[^\n]*\*\*: not measured, in the browsers push was refused every time[^\n]*pushed ÷ requested h2 10 items [\d.]+×[^\n]*by the verdict engine push is not measured in 2 of 2 lanes and sizes/)
     assert.match(report, /\*\*The cache helps little[^\n]*cache hits proven per visit/)
     assert.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), /<svg[^>]*aria-label="rest: time against items in the collection"/)
   })

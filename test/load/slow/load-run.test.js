@@ -54,7 +54,7 @@ describe('h2bench load end to end (real lanes, real tools)', function () {
     assert.deepEqual(Object.keys(report), ['h2bench', 'date', 'node', 'cpus', 'preset', 'workload', 'tools', 'rows'])
     assert.equal(report.node, process.version)
     assert.equal(report.preset, null)
-    assert.deepEqual(report.workload, { requests: 200, connections: 4, streams: 50, threads: 1, size: 612, delay: 0, muxConnections: 4 })
+    assert.deepEqual(report.workload, { requests: 200, connections: 4, streams: 50, pipeline: 1, threads: 1, size: 612, delay: 0, muxConnections: 4 })
     assert.deepEqual(report.tools.map(t => [t.lane, t.tool]), [['h1', 'h2load'], ['h2', 'h2load'], ['h2n', 'h2load'], ['h3', 'oha'], ['h2e', 'h2load']])
     for (const t of report.tools) assert.match(t.version, /^\d+\.\d+/)
     const rows = byLane(report.rows)
