@@ -53,6 +53,7 @@ const pct = x => `${Math.round(x * 100)} %`
 function dominantCost (costs, bound, browser = 'the browser') {
   if (!costs || !costs.wallMs) return null
   const wall = costs.wallMs
+  const over = `${costs.runs} run${costs.runs === 1 ? '' : 's'}`
   const shares = {}
   const sentences = {}
   if (costs.browserCpuMs !== null || costs.pageTaskMs !== null) {
@@ -60,11 +61,11 @@ function dominantCost (costs, bound, browser = 'the browser') {
     const tasks = costs.pageTaskMs ?? 0
     shares.clientCpu = Math.max(cpu, tasks) / wall
     sentences.clientCpu = tasks > cpu
-      ? `client CPU: ${browser}'s page busy ${s(tasks)} of ${s(wall)} (main-thread tasks; ${costs.browserCpuMs === null ? 'CPU time not measured' : `${s(cpu)} of CPU`})`
-      : `client CPU: ${browser} ${s(cpu)} of CPU in ${s(wall)}`
+      ? `client CPU: ${browser}'s page busy ${s(tasks)} of ${s(wall)} over ${over} (main-thread tasks; ${costs.browserCpuMs === null ? 'CPU time not measured' : `${s(cpu)} of CPU`})`
+      : `client CPU: ${browser} ${s(cpu)} of CPU in ${s(wall)} over ${over}`
   }
   shares.serverCpu = costs.serverCpuMs / wall
-  sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)}`
+  sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)} over ${over}`
   if (costs.link && bound && bound.downBitsPerSecond) {
     const busyMs = costs.link.down.bytes * 8 / bound.downBitsPerSecond * 1000
     shares.bandwidth = busyMs / wall
@@ -83,7 +84,7 @@ function dominantCost (costs, bound, browser = 'the browser') {
   const [top] = Object.entries(shares).sort((a, b) => b[1] - a[1])
   let dominant
   if (loss && (top[1] < 0.5 || timeouts > 0)) {
-    dominant = `loss recovery: ${drops} packets dropped, ${retransmitted} TCP retransmissions, ${timeouts} timeouts (per ${costs.runs} runs)` +
+    dominant = `loss recovery: ${drops} packets dropped, ${retransmitted} TCP retransmissions, ${timeouts} timeouts (over ${over})` +
       `; next, ${sentences[top[0]]}`
   } else if (top[1] >= SHAPING) {
     dominant = sentences[top[0]]

@@ -3,7 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
 // `code` spans of the markdown lines, as HTML.
@@ -26,6 +26,8 @@ function toHtml (report) {
   })
   const errors = render(report).flatMap(s => s.instrumentErrors)
   const errorList = errors.length ? `<h2>${esc(INSTRUMENT_ERRORS)}</h2><ul>${errors.map(e => `<li><strong>${esc(e)}</strong></li>`).join('')}</ul>\n` : ''
+  const shaped = render(report).flatMap(s => s.cpuShaped)
+  const shapedList = shaped.length ? `<h2>${esc(CPU_SHAPED)}</h2><ul>${shaped.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
   return `<!DOCTYPE html>
@@ -38,7 +40,7 @@ th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{marg
 <h1>h2bench: the source study, rerun</h1>
 <ul>${environmentLines(report.environment).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
 <p>${INTRO.map(inline).join(' ')}</p>
-${errorList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
+${errorList}${shapedList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
 ${sections.join('\n')}
 </body></html>
 `

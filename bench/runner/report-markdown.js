@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -13,6 +13,8 @@ function toMarkdown (report) {
   const out = ['# h2bench: the source study, rerun', '', ...environmentLines(report.environment).map(l => `- ${l}`), '', ...INTRO, '']
   const errors = sections.flatMap(s => s.instrumentErrors)
   if (errors.length) out.push(`## ${INSTRUMENT_ERRORS}`, '', ...errors.map(e => `- **${e}**`), '')
+  const shaped = sections.flatMap(s => s.cpuShaped)
+  if (shaped.length) out.push(`## ${CPU_SHAPED}`, '', ...shaped.map(e => `- ${e}`), '')
   out.push('## Verdicts', '')
   for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}, ${v.detail}.`)
   out.push('')

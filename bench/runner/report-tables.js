@@ -64,6 +64,18 @@ function measuredCost (row, kind) {
   return d ? d.dominant + (d.cpuShaped ? ' (CPU-SHAPED: the machine, not HTTP)' : '') : '–'
 }
 
+// Every row whose measured costs say the machine's CPU shaped it (costs.js:
+// client or server CPU busy 80 % of its time or more), one line each; the
+// ratios and verdicts built on them describe this machine's CPU as much as HTTP.
+function cpuShapedCells (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  return rows.filter(r => r.costs && r.samples.length).map(r => {
+    const d = dominantCost(r.costs, boundOf(r, experiment.kind), r.browser === 'firefox' ? 'Firefox' : 'Chromium')
+    return d && d.cpuShaped ? `${experiment.id}, ${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}, ${seriesName(r, multi, multiB)}: ${d.dominant}` : null
+  }).filter(Boolean)
+}
+
 // Every row measured below its bound, one line each: "rest, 500 items, h2 compound · chromium: INSTRUMENT ERROR: …".
 function instrumentErrors (experiment, rows) {
   const multi = multiNetwork(rows)
@@ -91,4 +103,4 @@ function comparisonsTable (experiment, rows) {
   return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'its time ÷ the series\'', '95 % interval', 'good runs', 'verdict'], body } : null
 }
 
-module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable }
+module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells }

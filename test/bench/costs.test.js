@@ -29,19 +29,19 @@ describe('the measured dominant cost of a cell', () => {
 
   it('client CPU: the browser on the CPU most of the time, and the cell marked as shaped by the machine', () => {
     const d = dominantCost(sumCosts([record({ wallMs: 1500, browserCpuMs: 1310 })]), bound(), 'Chromium')
-    assert.equal(d.dominant, 'client CPU: Chromium 1.31 s of CPU in 1.50 s')
+    assert.equal(d.dominant, 'client CPU: Chromium 1.31 s of CPU in 1.50 s over 1 run')
     assert.equal(d.cpuShaped, true)
   })
 
   it('client CPU under CDP throttling: the page busy, though little of it on the CPU', () => {
     const d = dominantCost(sumCosts([record({ wallMs: 2000, browserCpuMs: 150, pageTaskMs: 1900 })]), bound(), 'Chromium')
-    assert.equal(d.dominant, "client CPU: Chromium's page busy 1.90 s of 2.00 s (main-thread tasks; 0.15 s of CPU)")
+    assert.equal(d.dominant, "client CPU: Chromium's page busy 1.90 s of 2.00 s over 1 run (main-thread tasks; 0.15 s of CPU)")
     assert.equal(d.cpuShaped, true)
   })
 
   it('server CPU', () => {
     const d = dominantCost(sumCosts([record({ serverCpuMs: 900 })]), bound())
-    assert.equal(d.dominant, 'server CPU: 0.90 s of CPU in 1.00 s')
+    assert.equal(d.dominant, 'server CPU: 0.90 s of CPU in 1.00 s over 1 run')
     assert.equal(d.cpuShaped, true)
   })
 
@@ -63,7 +63,7 @@ describe('the measured dominant cost of a cell', () => {
       link: { up: linkDir(5000, 1), down: linkDir(200000, 12) },
       tcp: { server: { segmentsOut: 200, retransmitted: 15, timeouts: 3 }, client: { segmentsOut: 100, retransmitted: 1, timeouts: 0 } }
     })]), bound())
-    assert.match(d.dominant, /^loss recovery: 13 packets dropped, 16 TCP retransmissions, 3 timeouts \(per 1 runs\); next, /)
+    assert.match(d.dominant, /^loss recovery: 13 packets dropped, 16 TCP retransmissions, 3 timeouts \(over 1 run\); next, /)
     assert.deepEqual(d.loss, { drops: 13, timeouts: 3, retransmitted: 16 })
   })
 
@@ -76,5 +76,23 @@ describe('the measured dominant cost of a cell', () => {
   it('nothing measured: null', () => {
     assert.equal(dominantCost(null, bound()), null)
     assert.equal(sumCosts([]), null)
+  })
+})
+
+describe('the report lists the cells the machine\'s CPU shaped, above the verdicts', () => {
+  it('names each with its measured cost; a cell the link shaped is not listed', () => {
+    const { toMarkdown } = require('../../bench/runner/report-markdown')
+    const experiment = { id: 'constructed', title: 'constructed cells', kind: 'page', sweep: { param: 'requests', label: 'requests' }, cells: [{ requests: 10 }], source: null, conclusions: [] }
+    const base = { experiment: 'constructed', cell: 0, params: { requests: 10, assets: null, sizeBytes: 1000, sizeMB: 0, delayMs: 0 }, preset: 'x', mode: null, protocol: 'h2', network: 'link', linkSpec: 'rtt=10ms,down=10mbit', samples: [500, 510, 520], median: 510, q1: 500, q3: 520, failures: 0, repeatsAsked: 3, repeatsGot: 3, note: null, baseline: null, ratioToBaseline: null, browser: 'chromium' }
+    const rows = [
+      { ...base, lane: 'h2', costs: sumCosts([record({ wallMs: 1530, browserCpuMs: 1400 })]) },
+      { ...base, lane: 'h2n', costs: sumCosts([record({ wallMs: 1530, link: { up: linkDir(1000), down: linkDir(1.9e6) } })]) }
+    ]
+    const md = toMarkdown({ environment: require('../../docs/study-rest/results.json').environment, experiments: [experiment], results: rows })
+    const lines = md.split('\n')
+    const at = lines.findIndex(l => l.startsWith("## Cells shaped by this machine's CPU"))
+    assert.ok(at > 0 && at < lines.indexOf('## Verdicts'), md)
+    assert.equal(lines[at + 2], '- constructed, requests 10, h2: client CPU: Chromium 1.40 s of CPU in 1.53 s over 1 run')
+    assert.equal(lines[at + 3], '')
   })
 })
