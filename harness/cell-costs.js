@@ -150,7 +150,13 @@ function costMeter ({ browserDir = null, edgePids = () => [], link = null, clien
     const m = metrics.find(x => x.name === 'TaskDuration')
     return m ? m.value : null
   }
-  const browserPids = table => browserDir ? treeOf(chromiumRoots(browserDir), table) : []
+  // The browser's root process is found once (reading every process's command line), again only once it is gone.
+  let roots = []
+  const browserPids = table => {
+    if (!browserDir) return []
+    if (!roots.length || !roots.every(pid => table.has(pid))) roots = chromiumRoots(browserDir)
+    return treeOf(roots, table)
+  }
   const serverPids = table => [...new Set([process.pid, ...treeOf(edgePids(), table)])].filter(pid => table.has(pid))
   return {
     async start () {
