@@ -81,6 +81,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
           rttMs: (linkSpec.up.delayUs + linkSpec.down.delayUs) / 1000,
           batches: p.batches.length,
           p10: round(med(p10)),
+          p10Samples: p10.map(v => round(v)),
           p50: round(med(p50)),
           p90: round(med(p90)),
           spreadMs: round(med(spread)),

@@ -6,7 +6,7 @@
 // tools and counts on every lane (HTTP/3: oha, one QUIC connection of 100
 // streams) through links of 50 … 500 ms RTT; 500 ms is the source's path
 // (load/presets.js says why). Runner: bench/cells/load.js (load/load.js).
-const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, tooFewMeasured } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 const { loadPreset } = require('../../load/presets')
 
@@ -61,7 +61,7 @@ module.exports = {
       // "Far sooner": the verdict engine says faster on every HTTP/2 lane at the source's RTT, and by 4× or more.
       const vs = top.map(p => p.verdict)
       const faster = vs.filter(v => v === 'faster').length
-      const status = vs.filter(v => v === 'not measured').length * 2 > vs.length ? 'not measured'
+      const status = tooFewMeasured(vs) ? 'not measured'
         : faster === vs.length && m >= 4 ? 'reproduced' : faster > 0 && m > 1.5 ? 'partly reproduced' : 'not reproduced'
       return verdict(status, `at ${top[0].rtt} ms RTT ab took ${s(top[0].h1)} s, nghttp ${top.map(p => `${p.lane} ${s(p.h2)} s`).join(', ')}: ${x(m)} (median over the HTTP/2 lanes; by the verdict engine nghttp is ${verdictCounts(vs, 'HTTP/2 lanes')}); ` +
         `at every RTT: ${rtts(rows).map(rtt => { const r = pairs.filter(p => p.rtt === rtt).map(p => p.ratio); return r.length ? `${rtt} ms ${x(stats.median(r))}` : null }).filter(Boolean).join(', ')}`)

@@ -9,6 +9,9 @@
 // which no setting here changes), on a clean and a lossy link.
 const { RTT_MS, linkWithLoss, lossLabel, cellLabel, lossOf, ok, pairRatio, verdict, x, ms } = require('./h3-common')
 const { parseSize } = require('../../server/payload')
+const { engineVerdict } = require('../runner/conclusions')
+const stats = require('../../client/js/stats')
+const { compareRows } = require('../runner/compare-rows')
 
 const CCS = ['cubic', 'bbr', 'reno']
 const LOSSES = [0, 2]
@@ -38,39 +41,37 @@ module.exports = {
       const lines = []
       let explains = 0
       let measured = 0
+      let notMeasured = 0
       const yes = []
       const no = []
       for (const loss of LOSSES) {
         const bbr = find(rows, 'h2e', 'bbr', loss)
         const cubic = find(rows, 'h2e', 'cubic', loss)
-        const h3 = [find(rows, 'h3', 'cubic', loss), find(rows, 'h3', 'bbr', loss)].filter(Boolean)
-        if (!bbr || !cubic || !h3.length) continue
+        const h3rows = [find(rows, 'h3', 'cubic', loss), find(rows, 'h3', 'bbr', loss)].filter(Boolean)
+        if (!bbr || !cubic || !h3rows.length) continue
         measured++
-        const h3ms = h3.reduce((a, r) => a + r.median, 0) / h3.length
-        const swing = bbr.median / cubic.median
-        const gapBbr = h3ms / bbr.median
-        const gapCubic = h3ms / cubic.median
-        // cc explains the gap when BBR makes TCP clearly faster than CUBIC does and,
-        // with CUBIC on both, HTTP/3 is no longer behind by as much.
-        if (swing < 0.95 && gapCubic < gapBbr) {
+        // The h3 lane is the same (quic-go's CUBIC, which no cell's setting changes) in the CUBIC and BBR cells: its
+        // loads there are one sample, in the order they ran.
+        const h3 = { ...h3rows[0], lane: 'h3', mode: null, samples: h3rows.flatMap(r => r.samples), runsLeftOut: h3rows.reduce((n, r) => n + (r.runsLeftOut || 0), 0) }
+        const named = (r, cc) => ({ ...r, lane: `h2e-${cc}`, mode: null })
+        // By the verdict engine: congestion control explains the gap when BBR makes h2e faster than CUBIC does
+        // and, with CUBIC on both, h3 is no longer slower than h2e (faster, or no difference).
+        const swing = engineVerdict(named(cubic, 'cubic'), named(bbr, 'bbr'))
+        const withCubic = compareRows(named(cubic, 'cubic'), h3)
+        const withBbr = compareRows(named(bbr, 'bbr'), h3)
+        if (swing === 'faster' && (withCubic.verdict === 'faster' || withCubic.verdict === 'no difference')) {
           explains++
           yes.push(lossLabel(loss))
-        } else no.push(`${lossLabel(loss)} (${swing >= 0.95 ? 'BBR no faster than CUBIC' : 'h3 no closer to h2e-CUBIC'})`)
-        // With CUBIC on both: who is faster, unless their quartiles overlap (random loss spreads the loads widely).
-        const h3q = [Math.min(...h3.map(r => r.q1)), Math.max(...h3.map(r => r.q3))]
-        const overlap = h3q[0] <= cubic.q3 && cubic.q1 <= h3q[1]
-        const sec = v => (v / 1000).toFixed(2)
-        const both = overlap
-          ? `; with CUBIC on both the loads overlap (quartiles h3 ${sec(h3q[0])}–${sec(h3q[1])} s, h2e ${sec(cubic.q1)}–${sec(cubic.q3)} s): neither is clearly faster`
-          : `; with CUBIC on both h3 is clearly ${gapCubic < 1 ? 'faster' : 'slower'} (quartiles h3 ${sec(h3q[0])}–${sec(h3q[1])} s, h2e ${sec(cubic.q1)}–${sec(cubic.q3)} s)`
-        lines.push(`${lossLabel(loss)}: h2e with BBR ${ms(bbr.median)}, with CUBIC ${ms(cubic.median)} (BBR/CUBIC ${x(swing)}); ` +
-          `h3 (CUBIC) ${ms(h3ms)} = ${x(gapBbr)} h2e-BBR, ${x(gapCubic)} h2e-CUBIC${both}`)
+        } else {
+          no.push(`${lossLabel(loss)} (${swing !== 'faster' ? `BBR not faster than CUBIC: ${swing}` : `with CUBIC on both h3 is ${withCubic.verdict}`})`)
+        }
+        if (swing === 'not measured' || withCubic.verdict === 'not measured') notMeasured++
+        lines.push(`${lossLabel(loss)}: h2e with BBR ${ms(bbr.median)}, with CUBIC ${ms(cubic.median)} (BBR/CUBIC ${x(bbr.median / cubic.median)}; ${compareRows(named(cubic, 'cubic'), named(bbr, 'bbr')).sentence}); ` +
+          `h3 (CUBIC) ${ms(stats.median(h3.samples))} over ${h3.samples.length} loads: against h2e-BBR ${withBbr.sentence}; against h2e-CUBIC ${withCubic.sentence}`)
       }
       if (!measured) return verdict('not measured', 'needs h2e with BBR and CUBIC and h3 on the same link')
-      const status = explains === measured ? 'supported' : explains ? 'partly supported' : 'not supported'
-      const why = explains && explains < measured
-        ? `. Congestion control explains the gap at ${yes.join(', ')}, not at ${no.join(', ')}`
-        : ''
+      const status = notMeasured * 2 > measured ? 'not measured' : explains === measured ? 'supported' : explains ? 'partly supported' : 'not supported'
+      const why = explains < measured ? `. Congestion control explains the gap ${yes.length ? `at ${yes.join(', ')}, ` : ''}not at ${no.join(', ')}` : ''
       return verdict(status, lines.join('; ') + why)
     }
   }],

@@ -9,7 +9,7 @@
 // losing 0, 1, 2 or 5 % of its packets each way; the batch time, and how
 // the requests' completion times spread within a batch. Runner:
 // bench/cells/h3-hol.js (kind hol).
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, statusOf, slowdownComparison } = require('../runner/conclusions')
 
 const LOSSES = [0, 1, 2, 5]
 const linkOf = loss => `rtt=50ms,down=20mbit,up=20mbit,loss=${loss}%`
@@ -61,10 +61,10 @@ function congestionNote (c) {
   const matches = vsMathis.every(v => v.r >= 0.6 && v.r <= 1.7)
   const tcp = ccNames(c[0].a)
   const tcpText = tcp.length ? tcp.join(', ') : 'ccSeen' in c[0].a ? 'not seen on the sockets' : 'not recorded in this run'
-  const tcpFaster = c.filter(p => p.ratio < 1 / 1.1)
+  const tcpFaster = c.filter(p => engineVerdict(p.a, p.b) === 'slower')
   let out = `an ESTIMATE, not a bound, of a loss-driven (Reno-like) sender's time for these bytes (Mathis's model: MSS ÷ RTT × 1.22 ÷ √p): ${vsMathis.map(v => `${s(v.estimate)} at ${v.loss} % (h3 ${x(v.r)})`).join(', ')}` +
     `; h2e's TCP congestion control (ss -ti on the server's sockets): ${tcpText}`
-  if (matches) out += "; h3's times are those of a sender that cuts its window at every random loss"
+  if (matches) out += "; h3's times, within 0.6–1.7× of the estimate at every loss, are those of a sender that cuts its window at every random loss"
   if (tcpFaster.length && tcp.includes('bbr')) {
     out += `; h2e with BBR, which does not back off on random loss, is the faster at ${tcpFaster.map(p => `${p.loss} %`).join(', ')}: ` +
       'there congestion control, not head-of-line blocking, decides this comparison (the source names the same confound: BBR for its HTTP/2, CUBIC for its HTTP/3; h3-cc runs CUBIC on both)'
@@ -101,11 +101,12 @@ module.exports = {
     check (rows) {
       const c = compare(rows, 'h2e')
       if (!c.length) return verdict('not measured', 'needs lanes h2e and h3 at a loss above 0 %')
-      const faster = c.filter(p => p.ratio >= 1.1)
-      const status = faster.length === c.length ? 'reproduced' : faster.length ? 'partly reproduced' : 'not reproduced'
+      // By the verdict engine, per loss: h3's batch against h2e's at the same edge (spdy's told beside it).
+      const verdicts = c.map(p => engineVerdict(p.a, p.b))
       const spdy = compare(rows, 'h2')
-      return verdict(status, `h2e (same Caddy, TCP) takes ${c.map(p => `${x(p.ratio)} h3's time at ${p.loss} % loss (${s(p.a.median)} vs ${s(p.b.median)})`).join(', ')}` +
-        (spdy.length ? `; h2 (spdy): ${spdy.map(p => `${x(p.ratio)} at ${p.loss} %`).join(', ')}` : '') + ' (faster: at least 10 %)' +
+      return verdict(statusOf(verdicts), `h2e (same Caddy, TCP) takes ${c.map(p => `${x(p.ratio)} h3's time at ${p.loss} % loss (${s(p.a.median)} vs ${s(p.b.median)})`).join(', ')}` +
+        `; by the verdict engine h3 is ${verdictCounts(verdicts, 'losses')}` +
+        (spdy.length ? `; h2 (spdy): ${spdy.map(p => `${x(p.ratio)} at ${p.loss} %`).join(', ')}, h3 ${verdictCounts(spdy.map(p => engineVerdict(p.a, p.b)), 'losses')}` : '') +
         '; ' + congestionNote(c))
     }
   }, {
@@ -113,9 +114,15 @@ module.exports = {
     check (rows) {
       const c = compare(rows, 'h2e').filter(p => p.p10Tcp !== null && p.p10H3 !== null)
       if (!c.length) return verdict('not measured', 'needs lanes h2e and h3 at 0 % and at a loss above 0 %')
-      const independent = c.filter(p => p.p10H3 < p.p10Tcp / 1.1)
-      const status = independent.length === c.length ? 'reproduced' : independent.length ? 'partly reproduced' : 'not reproduced'
-      return verdict(status, `the first tenth of the requests (p10 of completion times in a batch) is delayed by the loss ${c.map(p => `${x(p.p10Tcp)} on h2e, ${x(p.p10H3)} on h3 at ${p.loss} %`).join('; ')}; ` +
+      // By the verdict engine, per loss: how much the loss delays h3's p10 against how much it delays h2e's,
+      // each against its own batches without loss (every batch's p10 a sample).
+      const p10s = r => r.hol.p10Samples
+      const compared = c.map(p => slowdownComparison(at(rows, 'h2e', 0), p.a, at(rows, 'h3', 0), p.b, p10s))
+      const unrecorded = !c.every(p => p10s(p.a) && p10s(p.b))
+      const verdicts = compared.map(v => v && v.verdict)
+      return verdict(statusOf(verdicts), `the first tenth of the requests (p10 of completion times in a batch) is delayed by the loss ${c.map(p => `${x(p.p10Tcp)} on h2e, ${x(p.p10H3)} on h3 at ${p.loss} %`).join('; ')}; ` +
+        `by the verdict engine on the loss's slowdown of p10 (faster: the loss delays h3's early requests less than h2e's): ${verdictCounts(verdicts, 'losses')}` +
+        (unrecorded ? " (this run did not record each batch's p10: not measured)" : '') + '; ' +
         `spread p90−p10 over the median completion: ${c.map(p => `${p.spreadTcp.toFixed(2)} vs ${p.spreadH3.toFixed(2)} at ${p.loss} %`).join(', ')} (h2e vs h3)` +
         cleanOrder(rows))
     }

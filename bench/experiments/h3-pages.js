@@ -9,6 +9,8 @@
 // random loss. The TCP lanes run BBR (Linux's tcp_bbr is BBR v1), as
 // Cloudflare's did; the h3 lane is Caddy's quic-go (CUBIC). h3-cc varies that.
 const { LOSSES, PAGES, CLOUDFLARE, RTT_MS, linkWithLoss, cellLabel, lossOf, pageOf, ok, pageBoundMs, pairRatio, verdict, x, ms } = require('./h3-common')
+const { engineVerdict, verdictCounts, statusOf, slowdownComparison } = require('../runner/conclusions')
+const { compareRows } = require('../runner/compare-rows')
 const { composition } = require('../../server/routes/site')
 const { parseSize } = require('../../server/payload')
 
@@ -89,10 +91,14 @@ module.exports = {
       const r = cleanRatios(rows, '15 KB')
       if (!r || r.h2e === null) return verdict('not measured', 'needs lanes h3 and h2e on the 15 KB page without loss')
       const h2eRow = rows.find(q => q.lane === 'h2e' && q.cell === r.cell && ok(q))
-      const faster = r.h2e < 0.97 && (r.h2 === null || r.h2 < 0.97)
-      const same = !faster && r.h2e <= 1.03
-      return verdict(faster ? 'reproduced' : same ? 'not reproduced: about the same' : 'not reproduced',
+      // By the verdict engine: h3 against h2e (the same edge) and against spdy (h2) where it ran.
+      const h2Row = rows.find(q => q.lane === 'h2' && q.cell === r.cell && ok(q))
+      const vs = [engineVerdict(h2eRow, r.h3), engineVerdict(h2Row, r.h3)].filter(Boolean)
+      const status = vs.includes('not measured') ? 'not measured' : vs.every(v => v === 'faster') ? 'reproduced'
+        : vs[0] === 'no difference' ? 'not reproduced: about the same' : vs[0] === 'inconclusive' ? 'inconclusive' : 'not reproduced'
+      return verdict(status,
         `h3 takes ${x(r.h2e)} the time of HTTP/2 at the same edge (h2e), ${x(r.h2)} spdy's (h2), ${x(r.h2n)} node:http2's; ` +
+        `by the verdict engine ${compareRows(h2eRow, r.h3).sentence}` + (h2Row ? `, and ${compareRows(h2Row, r.h3).sentence}` : '') + '; ' +
         `h3 ${ms(r.h3.median)}; time to first byte on a new connection ${ms(r.h3.responseStartMedian)} against h2e's ${ms(h2eRow.responseStartMedian)}, ` +
         `${firstByteTrips(r.h3, h2eRow)}; ${cf('15 KB')}`)
     }
@@ -102,7 +108,10 @@ module.exports = {
       const r = cleanRatios(rows, '1 MB')
       if (!r || r.h2e === null) return verdict('not measured', 'needs lanes h3 and h2e on the 1 MB page without loss')
       const small = cleanRatios(rows, '15 KB')
-      const gone = r.h2e >= 0.97
+      // By the verdict engine: gone when h3 is no faster than h2e (no difference, or slower).
+      const h2eRow = rows.find(q => q.lane === 'h2e' && q.cell === r.cell && ok(q))
+      const v = engineVerdict(h2eRow, r.h3)
+      const status = v === 'not measured' || v === 'inconclusive' ? v : v === 'faster' ? 'not reproduced' : 'reproduced'
       const bound = pageBoundMs(1048576, composition(1048576).length)
       // Where the lead comes from: before the first byte (handshakes) or after (the transfer).
       const lead = rr => {
@@ -111,8 +120,8 @@ module.exports = {
       }
       const big = lead(r)
       const little = small && small.h3 ? lead(small) : null
-      return verdict(gone ? 'reproduced' : 'not reproduced',
-        `h3 takes ${x(r.h2e)} h2e's time and ${x(r.h2)} h2's at 1 MB` + (small && small.h2e !== null ? ` (at 15 KB ${x(small.h2e)})` : '') +
+      return verdict(status,
+        `h3 takes ${x(r.h2e)} h2e's time and ${x(r.h2)} h2's at 1 MB; by the verdict engine ${compareRows(h2eRow, r.h3).sentence}` + (small && small.h2e !== null ? ` (at 15 KB ${x(small.h2e)})` : '') +
         (big ? `; at 1 MB h3 is ${aheadOf(big)}` + (little ? ` (at 15 KB ${signedLead(little.total)}, ${signedLead(little.first)} at the first byte)` : '') : '') +
         `; h3 ${ms(r.h3.median)} against a lower bound of ${ms(bound)} (two round trips + 1 MiB at 20 Mbit/s); ${cf('1 MB')}`)
     }
@@ -128,13 +137,16 @@ module.exports = {
         const v = pairRatio(rows, 'h3', 'h2e', cell)
         const h3 = clean ? slowdown(rows, 'h3', cell, clean.cell) : null
         const h2e = clean ? slowdown(rows, 'h2e', cell, clean.cell) : null
-        if (v !== null && h3 !== null && h2e !== null) cells.push({ v, h3, h2e, cell, clean: clean.cell, what: `${pageOf(row)} at ${lossOf(row)} %` })
+        const row0 = (lane, c) => rows.find(r => r.lane === lane && r.cell === c && ok(r))
+        // By the verdict engine: the loss's slowdown of h3 against its slowdown of h2e ('faster': h3 suffers less).
+        const engine = clean ? slowdownComparison(row0('h2e', clean.cell), row0('h2e', cell), row0('h3', clean.cell), row0('h3', cell)) : null
+        if (v !== null && h3 !== null && h2e !== null) cells.push({ v, h3, h2e, cell, clean: clean.cell, what: `${pageOf(row)} at ${lossOf(row)} %`, verdict: engine && engine.verdict })
       }
       if (!cells.length) return verdict('not measured', 'needs lanes h3 and h2e on lossy links and the same page without loss')
-      const less = cells.filter(c => c.h3 < c.h2e / 1.1)
-      const status = less.length === cells.length ? 'reproduced' : less.length ? 'partly reproduced' : 'not reproduced'
-      return verdict(status, `the loss multiplies each lane's time without loss (same page) by: ${cells.map(c => `${c.what} h3 ${x(c.h3)}, h2e ${x(c.h2e)}`).join('; ')} ` +
-        '(less: by at least 10 %)' +
+      const less = cells.filter(c => c.verdict === 'faster')
+      const status = statusOf(cells.map(c => c.verdict))
+      return verdict(status, `the loss multiplies each lane's time without loss (same page) by: ${cells.map(c => `${c.what} h3 ${x(c.h3)}, h2e ${x(c.h2e)}`).join('; ')}` +
+        `; by the verdict engine on the slowdowns (faster: the loss hurts h3 less than h2e) ${verdictCounts(cells.map(c => c.verdict), 'pages and losses')}` +
         (less.length ? `; h3 suffers less at ${less.map(c => `${c.what}${secondLoads(rows, c.cell, c.clean)}`).join(', ')}` : '') +
         `; h3 takes ${cells.map(c => `${x(c.v)} h2e's time at ${c.what}`).join(', ')}; ${tcpCcNote(rows.filter(r => lossOf(r) > 0))}`)
     }

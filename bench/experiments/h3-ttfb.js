@@ -7,7 +7,7 @@
 // ticket) and on a repeat visit (session cache kept, connection closed), per
 // lane, over links of 20 … 300 ms RTT; and how many round trips that was.
 // Runner: bench/cells/h3-ttfb.js (kind ttfb).
-const { verdict } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, statusOf } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 
 const RTTS = [20, 50, 100, 200, 300]
@@ -79,11 +79,13 @@ module.exports = {
     check (rows) {
       const cold = pairs(rows, 'cold')
       if (!cold.length) return verdict('not measured', 'needs lanes h2e and h3 with clean cold samples')
-      const lower = cold.filter(p => p.lowerPct >= 3)
-      const status = lower.length === cold.length ? 'reproduced' : lower.length ? 'partly reproduced' : 'not reproduced'
+      // By the verdict engine, per RTT: h3's first byte against h2e's (cold decides; the repeat visit is told beside it).
+      const verdicts = cold.map(p => engineVerdict(p.a, p.b))
       const rep = pairs(rows, 'repeat')
-      return verdict(status, `cold, h3 vs h2e (same Caddy edge): ${cold.map(p => `${p.rtt} ms RTT ${ms(p.h3)} vs ${ms(p.h2)} (${signed(p.lowerPct)})`).join(', ')}` +
-        (rep.length ? `; repeat visit: ${rep.map(p => `${p.rtt} ms ${ms(p.h3)} vs ${ms(p.h2)} (${signed(p.lowerPct)})`).join(', ')}` : '') +
+      const repVerdicts = rep.map(p => engineVerdict(p.a, p.b))
+      return verdict(statusOf(verdicts), `cold, h3 vs h2e (same Caddy edge): ${cold.map(p => `${p.rtt} ms RTT ${ms(p.h3)} vs ${ms(p.h2)} (${signed(p.lowerPct)})`).join(', ')}` +
+        `; by the verdict engine h3 is ${verdictCounts(verdicts, 'RTTs')}` +
+        (rep.length ? `; repeat visit: ${rep.map(p => `${p.rtt} ms ${ms(p.h3)} vs ${ms(p.h2)} (${signed(p.lowerPct)})`).join(', ')}, h3 ${verdictCounts(repVerdicts, 'RTTs')}` : '') +
         `; positive: h3 lower, as the source's ${SOURCE.lowerPct} %`)
     }
   }, {

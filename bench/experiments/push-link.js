@@ -7,7 +7,7 @@
 // browsers refuse push today. Push saves the round trip of the request; under
 // DevTools, where the pushed bytes were throttled twice over, it seemed to
 // double the time instead.
-const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, statusOf } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 const push = require('./push')
 
@@ -35,8 +35,7 @@ module.exports = {
       const m = throttled.length ? stats.median(throttled) : null
       // By the verdict engine on the throttled presets: reproduced where push is slower than request, not where it is faster.
       const vs = throttledRows.map(r => r.verdict)
-      const n = k => vs.filter(v => v === k).length
-      const status = !vs.length || n('not measured') * 2 > vs.length ? 'not measured' : n('slower') === vs.length ? 'reproduced' : n('slower') > n('faster') ? 'partly reproduced' : 'not reproduced'
+      const status = statusOf(vs, undefined, 'slower')
       return verdict(status,
         `push/request time ${m === null ? '–' : `${m.toFixed(2)}×`} through the link (median over the presets; by the verdict engine push is ${verdictCounts(vs, 'throttled presets and lanes')}; ` +
         `${Math.min(...ratios.map(r => r.ratio)).toFixed(2)}–${Math.max(...ratios.map(r => r.ratio)).toFixed(2)}×; source under DevTools 1.67–1.97×): ` +

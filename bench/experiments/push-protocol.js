@@ -3,7 +3,7 @@
 // Push where it still works: Node's http2.connect() client accepts pushes.
 // Page + N scripts by push against page, then N scripts by request, under
 // added server delay, on both HTTP/2 lanes (no browser; bench/cells/push-protocol.js).
-const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, statusOf } = require('../runner/conclusions')
 const stats = require('../../client/js/stats')
 
 const DELAYS = [0, 10, 30, 100]
@@ -31,8 +31,7 @@ module.exports = {
       }
       if (!ratios.length) return verdict('not measured', 'no push/request pairs')
       const m = stats.median(ratios)
-      const n = k => verdicts.filter(v => v === k).length
-      const status = n('not measured') * 2 > verdicts.length ? 'not measured' : n('faster') === verdicts.length ? 'reproduced' : n('faster') > n('slower') ? 'partly reproduced' : 'not reproduced'
+      const status = statusOf(verdicts)
       return verdict(status,
         `request takes ${m.toFixed(2)}× push's time (median over lanes and delays; ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×); by the verdict engine push is ${verdictCounts(verdicts, 'lanes and delays')}`)
     }

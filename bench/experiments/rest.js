@@ -15,7 +15,7 @@
 // rtt=100ms, 20 Mbit/s down, 5 up, a queue of one bandwidth-delay product
 // (bench/experiments/h3-common.js). The source's server also added 40-80 ms
 // per response in its first round; here the server adds none (delay 0).
-const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, statusOf, tooFewMeasured } = require('../runner/conclusions')
 const { LINK, RTT_MS } = require('./h3-common')
 const { sourceName } = require('../cells/rest')
 
@@ -110,8 +110,7 @@ module.exports = {
       const list = allRatios(rows, f)
       if (!list.length) return verdict('not measured', 'needs the h1 and h2 lanes\' separate visits')
       const verdicts = browsersIn(rows).flatMap(b => cellsIn(rows).map(c => engineVerdict(find(rows, { browser: b, cell: c, lane: 'h1', mode: 'separate' }), find(rows, { browser: b, cell: c, lane: 'h2', mode: 'separate' })))).filter(Boolean)
-      const n = k => verdicts.filter(v => v === k).length
-      const status = n('not measured') * 2 > verdicts.length ? 'not measured' : n('faster') === verdicts.length ? 'reproduced' : n('faster') > n('slower') ? 'partly reproduced' : 'not reproduced'
+      const status = statusOf(verdicts)
       return verdict(status, `h2 ÷ h1, separate requests: ${perBrowser(rows, f)} (source 0.56× at 25 items in Chrome); by the verdict engine h2 is ${verdictCounts(verdicts, 'browsers and sizes')}`)
     }
   }, {
@@ -128,7 +127,7 @@ module.exports = {
       const little = small.every(v => v < 1.5)
       // By the verdict engine: does the cache help at all (the cache visit faster than separate requests)?
       const verdicts = browsersIn(rows).flatMap(b => cellsIn(rows).map(c => engineVerdict(find(rows, { browser: b, cell: c, lane: 'h2', mode: 'separate' }), find(rows, { browser: b, cell: c, lane: 'h2', mode: 'cache' })))).filter(Boolean)
-      const tooFew = verdicts.filter(v => v === 'not measured').length * 2 > verdicts.length
+      const tooFew = tooFewMeasured(verdicts)
       const hits = cacheRows.filter(r => r.lane === 'h2' && r.rest).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items: ${r.rest.cache} from the cache, ${r.rest.network} to the network`).join('; ')
       // Why: while one item is missing, a visit still needs the collection and then a second round trip.
       const trips = rows.filter(r => r.mode === 'cache' && r.lane === 'h2' && ok(r) && rttOf(r)).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items ${(r.median / rttOf(r)).toFixed(1)}`)
@@ -153,7 +152,7 @@ module.exports = {
       const lessV = pairs.map(p => engineVerdict(at(p, 'cache-stale'), at(p, 'cache'))).filter(Boolean)
       const helps = helpsV.filter(v => v === 'faster').length
       const slowerThanFresh = lessV.length > 0 && lessV.every(v => v === 'faster')
-      const tooFew = helpsV.filter(v => v === 'not measured').length * 2 > helpsV.length
+      const tooFew = tooFewMeasured(helpsV)
       const status = tooFew ? 'not measured' : helps === helpsV.length && slowerThanFresh ? 'reproduced' : helps || slowerThanFresh ? 'partly reproduced' : 'not reproduced'
       const r304 = rows.filter(r => r.mode === 'cache-stale' && r.lane === 'h2' && r.rest).map(r => `${BROWSER_NAMES[browserOf(r)]} ${r.params.requests} items: ${r.rest.revalidated} × 304`).join('; ')
       return verdict(status, `h2 cache-stale ÷ separate: ${perBrowser(rows, stale)} (source 0.88×); ÷ fresh cache: ${perBrowser(rows, vsFresh)} (source 1.10×); ` +
@@ -175,7 +174,7 @@ module.exports = {
       const protoRow = (mode, lane, c) => rows.find(r => r.mode === mode && r.lane === lane && r.cell === c && ok(r))
       const verdicts = proto.map(p => engineVerdict(protoRow('separate-protocol', p.lane, p.c), protoRow('push-protocol', p.lane, p.c)))
       const helps = verdicts.filter(v => v === 'faster')
-      const tooFew = verdicts.filter(v => v === 'not measured').length * 2 > verdicts.length
+      const tooFew = tooFewMeasured(verdicts)
       const status = tooFew ? 'not measured' : helps.length === proto.length ? 'reproduced at the protocol level' : helps.length ? 'partly reproduced at the protocol level' : 'not reproduced at the protocol level'
       return verdict(status, `${browserPart}; with Node's http2 client, which accepts push, through the same link: pushed ÷ requested ${proto.map(p => `${p.lane} ${items(p.c)} items ${x(p.v)}`).join(', ')} (source in Chrome 0.78×); ` +
         `by the verdict engine push is ${verdictCounts(verdicts, 'lanes and sizes')}`)

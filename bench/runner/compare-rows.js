@@ -6,7 +6,7 @@
 // sentence; and each row's workload, as the engine compares it with a
 // source's: { tool, connections, streams (per connection), pipelining
 // (HTTP/1.1 requests in flight per connection), requests, bytes, state }.
-const { compare, RULES } = require('../../client/js/verdict')
+const { compare, compareSlowdowns, RULES } = require('../../client/js/verdict')
 
 const flagValue = (args, flag) => {
   const i = args.indexOf(flag)
@@ -91,4 +91,12 @@ function compareRows (base, row, options = {}) {
   return compare(sideOf(base, seriesName(base)), sideOf(row, seriesName(row)), options)
 }
 
-module.exports = { compareRows, comparisonRecord, workloadOf, loadWorkload, pageWorkload, RULES }
+// How a change (loss on the link) slows two rows down, each against its own
+// row without it, by the engine's compareSlowdowns ('faster': b suffers less).
+// `pick` reads the samples of a row (default: its samples).
+function compareRowSlowdowns ([a0, a], [b0, b], pick = r => r.samples) {
+  const side = (r0, r) => ({ name: seriesName(r), before: pick(r0) || [], after: pick(r) || [], failed: r.runsLeftOut || 0 })
+  return compareSlowdowns(side(a0, a), side(b0, b))
+}
+
+module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, RULES }

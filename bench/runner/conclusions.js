@@ -4,7 +4,7 @@
 // study's conclusions, and the per-row ratios. Rows are result rows (see
 // docs/runner.md); a row's value is its median (ms).
 const stats = require('../../client/js/stats')
-const { compareRows, comparisonRecord, workloadOf, RULES } = require('./compare-rows')
+const { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, RULES } = require('./compare-rows')
 
 function verdict (status, detail) {
   return { status, detail }
@@ -57,6 +57,13 @@ function engineVerdict (a, b) {
   return a && b ? compareRows(a, b).verdict : null
 }
 
+// The engine on how a change slows b down against how it slows a down, each
+// against its row without it: the comparison ('faster': b suffers less), or
+// null when a row is missing. `pick`: a row's samples.
+function slowdownComparison (a0, a, b0, b, pick) {
+  return a0 && a && b0 && b ? compareRowSlowdowns([a0, a], [b0, b], pick) : null
+}
+
 // Counts of verdicts, in the sentence's order: "faster in 3, inconclusive in 1 of 4".
 function verdictCounts (list, unit = 'cells') {
   const got = list.filter(Boolean)
@@ -95,19 +102,35 @@ function withRatios (rows) {
 
 const x = n => `${n.toFixed(2)}×`
 
-// Status of "b is faster than a" from r = ratioRange(rows, a, b), by the verdict
-// engine's rules, the same for every experiment: faster in every cell; faster
-// in more cells than slower; or not. 'not measured' when more than half the
-// cells are (fewer than RULES.minRuns good runs a side): a conclusion resting
-// on the few left would not be the source's.
-// `words`: the three outcomes ('reproduced' or 'holds' forms).
-const tooFewCells = r => ((r.verdicts || {})['not measured'] || 0) * 2 > r.n
+const OPPOSITE = { faster: 'slower', slower: 'faster' }
 
-function fasterStatus (r, [all, partly, none]) {
-  const v = r.verdicts || {}
-  if (tooFewCells(r)) return 'not measured'
-  if ((v.faster || 0) === r.n) return all
-  return (v.faster || 0) > (v.slower || 0) ? partly : none
+// More than half the engine's verdicts 'not measured' (or none at all): a
+// conclusion resting on the few left would not be the source's.
+function tooFewMeasured (verdicts) {
+  const vs = verdicts.filter(Boolean)
+  return !vs.length || vs.filter(v => v === 'not measured').length * 2 > vs.length
+}
+
+// The status of a conclusion from the engine's verdicts over its cells, one
+// rule for every experiment: 'not measured' (tooFewMeasured); words[0] when
+// every cell says `want`; words[1] when more cells say `want` than its
+// opposite; words[2] otherwise.
+function statusOf (verdicts, words = ['reproduced', 'partly reproduced', 'not reproduced'], want = 'faster') {
+  const vs = verdicts.filter(Boolean)
+  const n = k => vs.filter(v => v === k).length
+  if (tooFewMeasured(vs)) return 'not measured'
+  if (n(want) === vs.length) return words[0]
+  return n(want) > n(OPPOSITE[want]) ? words[1] : words[2]
+}
+
+// The verdict counts of a ratioRange as a list, for statusOf.
+const verdictList = r => Object.entries(r.verdicts || {}).flatMap(([k, n]) => Array(n).fill(k))
+const tooFewCells = r => tooFewMeasured(verdictList(r))
+
+// Status of "b is faster than a" from r = ratioRange(rows, a, b) by statusOf.
+// `words`: the three outcomes ('reproduced' or 'holds' forms).
+function fasterStatus (r, words) {
+  return statusOf(verdictList(r), words)
 }
 
 const VERDICT_ORDER = ['faster', 'slower', 'no difference', 'inconclusive', 'not comparable', 'not measured']
@@ -156,4 +179,4 @@ function countConclusions (delay) {
   }]
 }
 
-module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, within, engineVerdict, verdictCounts }
+module.exports = { verdict, at, growth, ratioRange, baselineOf, withRatios, countConclusions, paramOf, measured, fasterStatus, statusOf, tooFewMeasured, within, engineVerdict, slowdownComparison, verdictCounts }

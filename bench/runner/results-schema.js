@@ -145,7 +145,9 @@ const OPTIONAL = {
     p50: 'number|null',
     p90: 'number|null',
     spreadMs: 'number|null',
-    firstMs: 'number|null'
+    firstMs: 'number|null',
+    // Each batch's p10, in the order they ran (the verdict engine's samples); absent in runs before it was recorded.
+    $optional: { p10Samples: 'number[]' }
   }
 }
 
@@ -165,11 +167,14 @@ const shown = v => { const s = JSON.stringify(v); return s && s.length > 60 ? s.
 // Optional objects that may also be null.
 const NULLABLE = new Set(['comparison', 'workload'])
 
-function checkObject (value, fields, where, errors, optional = {}) {
+// A nested object's optional fields are its `$optional`.
+function checkObject (value, all, where, errors, outer = {}) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     errors.push(`${where}: expected an object`)
     return
   }
+  const { $optional: inner = {}, ...fields } = all
+  const optional = { ...outer, ...inner }
   for (const [key, type] of Object.entries(fields)) {
     if (!(key in value)) errors.push(`${where}.${key}: missing`)
     else if (typeof type === 'object') checkObject(value[key], type, `${where}.${key}`, errors)

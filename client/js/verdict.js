@@ -64,20 +64,34 @@
 
   // median(a) / median(b) with its percentile-bootstrap interval: → { ratio, low, high }.
   function ratioInterval (a, b, rules) {
+    return productInterval([a], [b], rules)
+  }
+
+  // The product of the medians of `nums` over that of `dens` (lists of
+  // samples), with its percentile-bootstrap interval: each resample redraws
+  // every list, in order (nums, then dens). → { ratio, low, high }.
+  function productInterval (nums, dens, rules) {
     const r = rules || RULES
     const random = generator(r.seed)
-    const sortedA = a.slice().sort(function (x, y) { return x - y })
-    const sortedB = b.slice().sort(function (x, y) { return x - y })
-    const bufA = [new Array(a.length), new Array(a.length)]
-    const bufB = [new Array(b.length), new Array(b.length)]
+    const lists = nums.concat(dens).map(function (v) {
+      return { sorted: v.slice().sort(function (x, y) { return x - y }), counts: new Array(v.length), out: new Array(v.length) }
+    })
     const ratios = []
     for (let i = 0; i < r.resamples; i++) {
-      ratios.push(resampledMedian(sortedA, random, bufA[0], bufA[1]) / resampledMedian(sortedB, random, bufB[0], bufB[1]))
+      let value = 1
+      lists.forEach(function (l, k) {
+        const m = resampledMedian(l.sorted, random, l.counts, l.out)
+        value = k < nums.length ? value * m : value / m
+      })
+      ratios.push(value)
     }
     ratios.sort(function (x, y) { return x - y })
     const tail = (1 - r.confidence) / 2
     const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
-    return { ratio: stats.median(a) / stats.median(b), low: at(tail), high: at(1 - tail) }
+    let ratio = 1
+    nums.forEach(function (v) { ratio *= stats.median(v) })
+    dens.forEach(function (v) { ratio /= stats.median(v) })
+    return { ratio: ratio, low: at(tail), high: at(1 - tail) }
   }
 
   // Mann-Kendall trend test over the samples in the order they ran: S, its
@@ -129,6 +143,70 @@
 
   function fmt (x) { return x >= 10 ? x.toFixed(0) : x >= 1.95 ? x.toFixed(1) : x.toFixed(2) }
 
+  // The verdict of an interval of a ratio (a over b: above 1, b is the faster), by the rules.
+  function decide (interval, r) {
+    if (interval.low >= 1 / (1 + r.tolerance) && interval.high <= 1 + r.tolerance) return 'no difference'
+    if (interval.low <= 1 && interval.high >= 1) return 'inconclusive'
+    return interval.low > 1 ? 'faster' : 'slower'
+  }
+
+  // "a has 3 good runs, at least 5 needed": the lists below the minimum, or ''.
+  function tooFew (lists, r) {
+    const short = lists.filter(function (l) { return l[1].length < r.minRuns })
+    return short.length
+      ? 'not measured: ' + short.map(function (l) { return l[0] + ' has ' + l[1].length + ' good run' + (l[1].length === 1 ? '' : 's') }).join(', ') + ', at least ' + r.minRuns + ' needed'
+      : ''
+  }
+
+  // How much a change (loss on the link, say) slows each side down against
+  // its own runs without it, by the same rules: a and b are { name, before,
+  // after (samples, ms, in the order they ran), failed (runs left out of
+  // `after`) }. The ratio is a's slowdown over b's, each median(after) ÷
+  // median(before), with the bootstrap interval of all four medians: above 1,
+  // b suffers less ('faster': the change hurts b less). Drift is flagged on
+  // every list. → { verdict, ratio, low, high, slowdown: [a's, b's], n, failed, flags, sentence }
+  function compareSlowdowns (a, b, options) {
+    const o = options || {}
+    const r = Object.assign({}, RULES, o.rules || {})
+    const lists = [[a.name + ' before', finite(a.before || [])], [a.name, finite(a.after || [])], [b.name + ' before', finite(b.before || [])], [b.name, finite(b.after || [])]]
+    const out = {
+      a: a.name,
+      b: b.name,
+      verdict: null,
+      ratio: NaN,
+      low: NaN,
+      high: NaN,
+      slowdown: [NaN, NaN],
+      n: [lists[1][1].length, lists[3][1].length],
+      failed: [a.failed || 0, b.failed || 0],
+      flags: [],
+      rules: r
+    }
+    lists.forEach(function (l) {
+      const d = drift(l[1], r)
+      if (d.drifting) out.flags.push(l[0] + ' drifts: each run ' + d.direction + ' than the last (Mann-Kendall p = ' + d.p.toFixed(3) + ')')
+    })
+    const failedText = out.failed[0] || out.failed[1] ? '; failed runs left out: ' + out.failed[0] + ' ' + a.name + ', ' + out.failed[1] + ' ' + b.name : ''
+    const few = tooFew(lists, r)
+    if (few) {
+      out.verdict = 'not measured'
+      out.sentence = few + failedText
+      return out
+    }
+    Object.assign(out, productInterval([lists[1][1], lists[2][1]], [lists[0][1], lists[3][1]], r))
+    out.slowdown = [stats.median(lists[1][1]) / stats.median(lists[0][1]), stats.median(lists[3][1]) / stats.median(lists[2][1])]
+    out.verdict = decide(out, r)
+    const more = out.verdict === 'slower'
+    const evidence = ' (' + a.name + ' ×' + fmt(out.slowdown[0]) + ', ' + b.name + ' ×' + fmt(out.slowdown[1]) + '; ' + Math.round(r.confidence * 100) + ' % interval ' +
+      (more ? fmt(1 / out.high) + '–' + fmt(1 / out.low) : fmt(out.low) + '–' + fmt(out.high)) + '×, ' + lists.map(function (l) { return l[1].length }).join('/') + ' runs' + failedText + ')'
+    out.sentence = out.verdict === 'no difference' ? 'the change slows ' + a.name + ' and ' + b.name + ' down alike, within ±' + Math.round(r.tolerance * 100) + ' %' + evidence
+      : out.verdict === 'inconclusive' ? 'inconclusive: ' + a.name + '\'s slowdown is ' + fmt(out.ratio) + '× ' + b.name + '\'s, but the interval holds 1' + evidence
+        : out.verdict === 'faster' ? 'the change hurts ' + b.name + ' ' + fmt(out.ratio) + '× less than ' + a.name + evidence
+          : 'the change hurts ' + b.name + ' ' + fmt(1 / out.ratio) + '× more than ' + a.name + evidence
+    if (out.flags.length) out.sentence += '; FLAGGED: ' + out.flags.join('; ')
+    return out
+  }
+
   // One side: { name, samples (ms, in the order they ran), failed (runs left out), workload }.
   // → { verdict: 'faster'|'slower'|'no difference'|'inconclusive'|'not measured'|'not comparable',
   //     ratio, low, high (a's median over b's: above 1, b is faster), n, failed, drift, workload, flags, sentence }
@@ -157,32 +235,30 @@
     const failedText = out.failed[0] || out.failed[1]
       ? '; failed runs left out: ' + out.failed[0] + ' of ' + (sa.length + out.failed[0]) + ' ' + a.name + ', ' + out.failed[1] + ' of ' + (sb.length + out.failed[1]) + ' ' + b.name
       : ''
-    const short = [[a.name, sa.length], [b.name, sb.length]].filter(function (s) { return s[1] < r.minRuns })
-    if (short.length) {
+    const few = tooFew([[a.name, sa], [b.name, sb]], r)
+    if (few) {
       out.verdict = 'not measured'
-      out.sentence = 'not measured: ' + short.map(function (s) { return s[0] + ' has ' + s[1] + ' good run' + (s[1] === 1 ? '' : 's') }).join(', ') +
-        ', at least ' + r.minRuns + ' needed' + failedText
+      out.sentence = few + failedText
       return out
     }
     Object.assign(out, ratioInterval(sa, sb, r))
-    const range = fmt(out.low) + '–' + fmt(out.high) + '×'
+    // The interval in the sentence's own terms: "slower" states b over a, so its interval is inverted too.
+    const slower = decide(out, r) === 'slower'
+    const range = slower ? fmt(1 / out.high) + '–' + fmt(1 / out.low) + '×' : fmt(out.low) + '–' + fmt(out.high) + '×'
     const evidence = ' (' + Math.round(r.confidence * 100) + ' % interval ' + range + ', ' + sa.length + ' and ' + sb.length + ' runs' + failedText + ')'
     if (!out.workload.comparable) {
       out.verdict = 'not comparable'
       out.sentence = 'not comparable with the source: ' + out.workload.differences.join('; ')
       return out
     }
-    if (out.low >= 1 / (1 + r.tolerance) && out.high <= 1 + r.tolerance) {
-      out.verdict = 'no difference'
+    out.verdict = decide(out, r)
+    if (out.verdict === 'no difference') {
       out.sentence = 'no difference between ' + a.name + ' and ' + b.name + ' within ±' + Math.round(r.tolerance * 100) + ' %' + evidence
-    } else if (out.low <= 1 && out.high >= 1) {
-      out.verdict = 'inconclusive'
+    } else if (out.verdict === 'inconclusive') {
       out.sentence = 'inconclusive: ' + a.name + ' takes ' + fmt(out.ratio) + '× ' + b.name + '\'s time, but the interval holds 1' + evidence
-    } else if (out.low > 1) {
-      out.verdict = 'faster'
+    } else if (out.verdict === 'faster') {
       out.sentence = b.name + ' is ' + fmt(out.ratio) + '× faster than ' + a.name + evidence
     } else {
-      out.verdict = 'slower'
       out.sentence = b.name + ' is ' + fmt(1 / out.ratio) + '× slower than ' + a.name + evidence
     }
     if (out.workload.differences.length) out.sentence += '; workload differs from the source: ' + out.workload.differences.join('; ')
@@ -190,5 +266,5 @@
     return out
   }
 
-  return { RULES: RULES, compare: compare, ratioInterval: ratioInterval, drift: drift, compareWorkload: compareWorkload, generator: generator, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
+  return { RULES: RULES, compare: compare, compareSlowdowns: compareSlowdowns, ratioInterval: ratioInterval, productInterval: productInterval, drift: drift, compareWorkload: compareWorkload, generator: generator, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
 }))

@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
-const { ratioRange, growth } = require('../../bench/runner/conclusions')
+const { ratioRange, growth, statusOf, tooFewMeasured } = require('../../bench/runner/conclusions')
 const { fabricate, around } = require('../support/result-rows')
 
 const s = x => around(x * 1000) // seconds → samples in ms
@@ -10,6 +10,17 @@ const verdictsOf = (id, rows) => experimentById(id).conclusions.map(c => c.check
 const SOURCE = id => experimentById(id).source
 
 describe('runner: verdicts on the source\'s conclusions', () => {
+  it('one status rule over the engine\'s verdicts: all, more than the opposite, or not; "not measured" past half', () => {
+    assert.equal(statusOf(['faster', 'faster']), 'reproduced')
+    assert.equal(statusOf(['faster', 'inconclusive', 'slower', 'faster']), 'partly reproduced')
+    assert.equal(statusOf(['faster', 'slower']), 'not reproduced')
+    assert.equal(statusOf(['slower', 'slower', 'no difference'], ['holds', 'partly holds', 'does not hold'], 'slower'), 'partly holds')
+    assert.equal(statusOf(['faster', 'not measured', 'not measured']), 'not measured')
+    assert.equal(statusOf(['faster', 'not measured']), 'partly reproduced')
+    assert.equal(statusOf([]), 'not measured')
+    assert.equal(tooFewMeasured([null, 'faster']), false)
+  })
+
   describe('delay', () => {
     it('reproduced when h1 grows with delay and h2 stays flat, with the figures', () => {
       const rows = fabricate('delay', { h1: SOURCE('delay').h1.map(s), h2: SOURCE('delay').h2.map(s), h2n: [0.4, 0.4, 0.41, 0.4, 0.42].map(s) })

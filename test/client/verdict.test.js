@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { RULES, compare, ratioInterval, drift, compareWorkload } = require('../../client/js/verdict')
+const { RULES, compare, compareSlowdowns, ratioInterval, productInterval, drift, compareWorkload } = require('../../client/js/verdict')
 
 // Seeded samples, so every run of these tests sees the same numbers.
 function rng (seed) {
@@ -51,7 +51,9 @@ describe('client/js/verdict.js: one verdict engine', () => {
     assert.match(v.sentence, /^h2 is 2\.0× faster than h1 \(95 % interval [\d.]+–[\d.]+×, 10 and 10 runs\)$/)
     const w = compare({ name: 'h2', samples: fast }, { name: 'h1', samples: slow })
     assert.equal(w.verdict, 'slower')
-    assert.match(w.sentence, /^h1 is 2\.0× slower than h2 /)
+    assert.match(w.sentence, /^h1 is 2\.0× slower than h2 \(95 % interval (1\.\d+|2\.\d)–(1\.\d+|2\.\d)×/)
+    const [lo, hi] = /interval ([\d.]+)–([\d.]+)×/.exec(w.sentence).slice(1).map(Number)
+    assert.ok(lo <= 2.05 && hi >= 1.95 && lo < hi, w.sentence)
   })
 
   it('an interval inside 1 ± 5 %: "no difference"; one that holds 1 but reaches past it: "inconclusive", never "faster"', () => {
@@ -128,6 +130,29 @@ describe('client/js/verdict.js: one verdict engine', () => {
     const named = compare(a, b, { ours, source, mustMatch: ['tool', 'requests'] })
     assert.equal(named.verdict, 'faster')
     assert.match(named.sentence, /; workload differs from the source: pipelining: 1 here, 100 in the source$/)
+  })
+
+  it('slowdowns (after ÷ before, per side) by the same rules: hurt less, alike, inconclusive, not measured; a ratio of two sides is the plain ratio interval', () => {
+    const r = rng(6)
+    const h2e = { name: 'h2e', before: logNormal(r, 10, 100, 0.02), after: logNormal(r, 10, 300, 0.03) }
+    const h3 = { name: 'h3', before: logNormal(r, 10, 80, 0.02), after: logNormal(r, 10, 120, 0.03) }
+    const less = compareSlowdowns(h2e, h3)
+    assert.equal(less.verdict, 'faster')
+    assert.ok(less.slowdown[0] > 2.7 && less.slowdown[0] < 3.3 && less.slowdown[1] > 1.35 && less.slowdown[1] < 1.65, JSON.stringify(less.slowdown))
+    assert.ok(Math.abs(less.ratio - less.slowdown[0] / less.slowdown[1]) < 1e-9 && less.low > 1)
+    assert.match(less.sentence, /^the change hurts h3 2\.\d× less than h2e \(h2e ×3\.\d, h3 ×1\.\d+; 95 % interval [\d.]+–[\d.]+×, 10\/10\/10\/10 runs\)$/)
+    assert.equal(compareSlowdowns(h3, h2e).verdict, 'slower')
+    // Both tripled: alike (tight samples), or inconclusive (wide ones), never "less".
+    const tight = k => ({ name: k, before: logNormal(r, 20, 100, 0.005), after: logNormal(r, 20, 300, 0.005) })
+    assert.equal(compareSlowdowns(tight('a'), tight('b')).verdict, 'no difference')
+    const wide = k => ({ name: k, before: logNormal(r, 6, 100, 0.3), after: logNormal(r, 6, 300, 0.3) })
+    assert.equal(compareSlowdowns(wide('a'), wide('b')).verdict, 'inconclusive')
+    const few = compareSlowdowns(h2e, { ...h3, before: h3.before.slice(0, 3), failed: 2 })
+    assert.equal(few.verdict, 'not measured')
+    assert.equal(few.sentence, 'not measured: h3 before has 3 good runs, at least 5 needed; failed runs left out: 0 h2e, 2 h3')
+    const a = logNormal(r, 9, 200, 0.1)
+    const b = logNormal(r, 9, 100, 0.1)
+    assert.deepEqual(productInterval([a], [b]), ratioInterval(a, b))
   })
 
   it('refuses what is not a list of finite numbers', () => {
