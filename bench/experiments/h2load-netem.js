@@ -13,7 +13,7 @@
 // each its share: under loss that alone changes totals); on the clean link
 // oha runs on every HTTP/2 lane, against h2load there: is the HTTP/3 client
 // the bottleneck?
-const { verdict, engineVerdict, verdictCounts } = require('../runner/conclusions')
+const { verdict, engineVerdict, verdictCounts, slowdownComparison } = require('../runner/conclusions')
 const { workloadOf } = require('../runner/compare-rows')
 const { compareWorkload } = require('../../client/js/verdict')
 const { loadPreset, NETEM_ROWS } = require('../../load/presets')
@@ -96,26 +96,55 @@ const src = label => {
 }
 const labelOf = slug => NETEM_ROWS.find(r => r.link === slug).label
 
-// One conclusion: the cells it reads, a test on their h1 ÷ h3 ratios.
-function conclusion (text, labels, test, explain) {
+// The verdict engine on the cells a conclusion reads (e: their edges):
+// h3(i), HTTP/3 against HTTP/1.1 in cell i ('faster': HTTP/3 ahead; an h1
+// that never finished is behind); moves(i, j), how HTTP/3's advantage moves
+// from cell i to cell j: the engine's compareSlowdowns of h1 and h3 from i to
+// j ('faster': the change hurts h1 more, HTTP/3's advantage grows; 'slower':
+// it shrinks), with its ratio and interval.
+function engineOn (e) {
+  const done = v => v.h1Row.samples.length > 0
+  return {
+    h3: i => done(e[i]) ? engineVerdict(e[i].h1Row, e[i].h3Row) : 'faster',
+    moves (i, j) {
+      if (!done(e[j]) && done(e[i])) return { verdict: 'faster', ratio: Infinity, low: Infinity, high: Infinity, sentence: 'h1 never finished after the change' }
+      return slowdownComparison(e[i].h1Row, e[j].h1Row, e[i].h3Row, e[j].h3Row)
+    }
+  }
+}
+
+// One conclusion: the cells it reads, and a test of the engine's verdicts on
+// them (engineOn) and their h1 ÷ h3 ratios → a status. `rule` says the test in words.
+function conclusion (text, labels, test, rule) {
   return {
     text,
     check (rows) {
       const e = labels.map(l => edge(rows, labelOf(l)))
       if (e.some(v => !v)) return verdict('not measured', `needs lanes h1 and h3 at ${labels.map(labelOf).join(', ')}`)
-      const holds = test(...e.map(v => v.ratio)) // true, false or a status of its own
       const w = workloadAgainstSource(e.flatMap(v => [v.h1Row, v.h3Row]))
-      // The verdict engine on each cell's h1 and h3 ('faster': HTTP/3 is); an h1 that never finished has no samples to compare.
-      const vs = e.map(v => v.h1Row.samples.length ? engineVerdict(v.h1Row, v.h3Row) : 'faster')
+      const en = engineOn(e)
+      const vs = e.map((v, i) => en.h3(i))
+      const moved = labels.length === 2 ? en.moves(0, 1) : null
       const figures = `${e.map((v, i) => say(labelOf(labels[i]), v)).join('; ')}` +
-        `; source ${labels.map(l => `${labelOf(l)} ${x(src(labelOf(l)))}`).join(', ')}${explain ? `; ${explain}` : ''}` +
-        `; by the verdict engine h3 against h1 is ${verdictCounts(vs, 'cells')}`
+        `; source ${labels.map(l => `${labelOf(l)} ${x(src(labelOf(l)))}`).join(', ')}` +
+        `; by the verdict engine h3 against h1 is ${verdictCounts(vs, 'cells')}` +
+        (moved ? `; from ${labelOf(labels[0])} to ${labelOf(labels[1])} (the engine on the slowdowns: h1's over h3's; 'faster': HTTP/3's advantage grows): ${moved.verdict}, ${moved.sentence}` : '') +
+        `; ${rule}`
       if (!w.comparable) return verdict('not comparable', `the workload differs from the source's where it must not: ${w.differences.join('; ')}; the figures: ${figures}`)
-      if (vs.includes('not measured')) return verdict('not measured', `fewer than 5 good runs a side in a cell it rests on; the figures: ${figures}`)
-      return verdict(typeof holds === 'string' ? holds : holds ? 'reproduced' : 'not reproduced', figures +
+      if (vs.includes('not measured') || (moved && moved.verdict === 'not measured')) return verdict('not measured', `fewer than 5 good runs a side in a cell it rests on; the figures: ${figures}`)
+      return verdict(test(en, e.map(v => v.ratio), moved), figures +
         (w.differences.length ? `; workload differs from the source: ${w.differences.join('; ')}` : ''))
     }
   }
+}
+
+// The status when the engine's verdict `v` is the one the conclusion wants, and when it is not.
+const wants = (v, want) => v === want ? 'reproduced' : v === 'inconclusive' ? 'inconclusive' : 'not reproduced'
+// "Markedly", "clearly": HTTP/3 ahead after the change, and its advantage grown by the engine, at least 1.5× (the point estimate).
+const grows = (en, moved) => {
+  const ahead = en.h3(1) === 'faster'
+  const grown = moved.verdict === 'faster' && moved.ratio >= 1.5
+  return ahead && grown ? 'reproduced' : ahead || moved.verdict === 'faster' ? 'partly reproduced' : moved.verdict === 'inconclusive' ? 'inconclusive' : 'not reproduced'
 }
 
 module.exports = {
@@ -145,15 +174,25 @@ module.exports = {
         (ok(h3) ? `; oha on h3 ${Math.round(h3.load.reqPerSec)} req/s` : '') + ' (a check of this tool, not a claim of the source)')
     }
   },
-  conclusion('On a clean link HTTP/1.1 beats HTTP/3 (source: 406 ms vs 612 ms)', ['none'], r => r < 1),
-    conclusion('Latency alone never makes HTTP/3 faster than HTTP/1.1', ['quic-delay'], r => r <= 1.05),
-    conclusion('Loss makes HTTP/3\'s advantage over HTTP/1.1 grow markedly', ['none', 'quic-loss'], (clean, loss) => loss > 1.2 && loss > clean * 1.5),
-    conclusion('Duplication alone gives HTTP/3 only a slight advantage', ['quic-dup'], r => r >= 0.8 && r <= 1.5),
-    conclusion('Corruption alone clearly increases HTTP/3\'s advantage', ['none', 'quic-corrupt'], (clean, c) => c > 1.2 && c > clean * 1.5),
-    conclusion('Latency together with loss changes the result little', ['quic-loss', 'quic-delay-loss'], (loss, both) => both / loss > 0.67 && both / loss < 1.5),
-    // The source's h1 ÷ h3 went from 1.70× to 0.66×: HTTP/1.1 ahead again.
-    conclusion('Duplication offsets loss, tilting the result back towards HTTP/1.1', ['quic-loss', 'quic-loss-dup'],
-      (loss, both) => both < 1 ? 'reproduced' : both < loss * 0.9 ? 'partly reproduced' : 'not reproduced', 'reproduced when HTTP/1.1 is ahead again, partly when HTTP/3\'s lead only shrinks')
+  conclusion('On a clean link HTTP/1.1 beats HTTP/3 (source: 406 ms vs 612 ms)', ['none'], en => wants(en.h3(0), 'slower'),
+    'reproduced when the engine finds h3 slower than h1'),
+  conclusion('Latency alone never makes HTTP/3 faster than HTTP/1.1', ['quic-delay'], en => en.h3(0) === 'faster' ? 'not reproduced' : en.h3(0) === 'inconclusive' ? 'inconclusive' : 'reproduced',
+    'reproduced when the engine finds h3 not faster than h1 (slower or no difference)'),
+  conclusion('Loss makes HTTP/3\'s advantage over HTTP/1.1 grow markedly', ['none', 'quic-loss'], (en, r, moved) => grows(en, moved),
+    'reproduced when h3 is faster than h1 under loss and the loss hurts h1 at least 1.5× more than h3 (its interval clear of 1); partly when one of the two'),
+  conclusion('Duplication alone gives HTTP/3 only a slight advantage', ['quic-dup'], (en, [r]) => {
+    const v = en.h3(0)
+    return v === 'faster' ? (r <= 1.5 ? 'reproduced' : 'not reproduced') : v === 'no difference' ? 'partly reproduced' : v === 'inconclusive' ? 'inconclusive' : 'not reproduced'
+  }, 'reproduced when the engine finds h3 faster by at most 1.5× (slight); partly when it finds no difference'),
+  conclusion('Corruption alone clearly increases HTTP/3\'s advantage', ['none', 'quic-corrupt'], (en, r, moved) => grows(en, moved),
+    'reproduced when h3 is faster than h1 under corruption and corruption hurts h1 at least 1.5× more than h3 (its interval clear of 1); partly when one of the two'),
+  conclusion('Latency together with loss changes the result little', ['quic-loss', 'quic-delay-loss'], (en, r, moved) =>
+    moved.low >= 1 / 1.5 && moved.high <= 1.5 ? 'reproduced' : moved.low > 1.5 || moved.high < 1 / 1.5 ? 'not reproduced' : 'inconclusive',
+  'little: reproduced when the whole 95 % interval of the change in h1 ÷ h3 lies within 1.5× either way, not reproduced when it lies outside'),
+  // The source's h1 ÷ h3 went from 1.70× to 0.66×: HTTP/1.1 ahead again.
+  conclusion('Duplication offsets loss, tilting the result back towards HTTP/1.1', ['quic-loss', 'quic-loss-dup'],
+    (en, r, moved) => en.h3(1) === 'slower' ? 'reproduced' : moved.verdict === 'slower' ? 'partly reproduced' : moved.verdict === 'inconclusive' ? 'inconclusive' : 'not reproduced',
+    'reproduced when the engine finds HTTP/1.1 ahead again, partly when HTTP/3\'s lead only shrinks (the engine on the slowdowns: slower)')
   ],
   extraTables (rows) {
     const labels = NETEM_ROWS.map(r => r.label).filter(l => rows.some(q => q.preset === l))
@@ -162,13 +201,13 @@ module.exports = {
     const cellText = r => !r ? '–' : ok(r) ? `${s(r.median)} s, ${Math.round(r.load.reqPerSec)} req/s, ${r.load.connections} conn` : r.samples.length ? `${s(r.median)} s, ${r.failures} runs failed` : `failed${r.note ? ` (${r.note.split(';')[0]})` : ''}`
     const srcText = v => v ? `${v.totalMs >= 1000 ? `${(v.totalMs / 1000).toFixed(2)} s` : `${v.totalMs} ms`}, ${Math.round(v.reqPerSec)} req/s, ${v.mbPerSec} MB/s` : 'too slow to finish'
     const table = {
-      title: 'Per impairment: total time (median), req/s and the connections the server saw per lane (h2load on h1 and HTTP/2, oha on h3; "oha": oha on that lane too), h1 ÷ h3 (oha on both where it ran), and the source\'s h1 and h3 rows (h2load on both, nginx-quic on a LAN)',
+      title: 'Per impairment: total time (median), req/s and the connections the server saw per lane (h2load on h1 and HTTP/2, oha on h3; "oha": oha on that lane too), h1 ÷ h3 (h2load\'s pipelined h1 over oha\'s h3; "oha h1" where only oha\'s h1 finished), and the source\'s h1 and h3 rows (h2load on both, nginx-quic on a LAN)',
       head: ['impairment', ...lanes, ...same.map(l => `${l} (oha)`), 'h1 ÷ h3', 'source h1', 'source h3', 'source h1 ÷ h3'],
       body: labels.map(label => {
         const e = edge(rows, label)
         const sr = NETEM_ROWS.find(r => r.label === label)
         return [label, ...lanes.map(l => cellText(find(rows, l, label))), ...same.map(l => cellText(find(rows, l, label, 'oha'))),
-          e ? `${x(e.ratio)}${e.sameTool ? '' : ' (h2load h1)'}` : '–', srcText(sr.h1), srcText(sr.h3), x(src(label))]
+          e ? `${x(e.ratio)}${e.byOha ? ' (oha h1)' : ''}` : '–', srcText(sr.h1), srcText(sr.h3), x(src(label))]
       })
     }
     const cal = rows.filter(r => r.mode === 'oha' && r.preset === CLEAN && r.protocol === 'h2').map(r => {

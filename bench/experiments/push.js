@@ -4,7 +4,7 @@
 // it, under the 2016 presets and unthrottled. In today's Chrome push is
 // refused (SETTINGS_ENABLE_PUSH=0): the result says so instead of timing a
 // push that did not happen; push-protocol measures push where it works.
-const { verdict, ratioRange } = require('../runner/conclusions')
+const { verdict, ratioRange, statusOf, verdictCounts } = require('../runner/conclusions')
 
 const PRESETS = ['Regular 2G', 'Good 2G', 'Regular 3G', 'Good 3G', 'Regular 4G', 'WiFi', 'No throttling']
 
@@ -31,10 +31,14 @@ module.exports = {
         return verdict('cannot be reproduced in this browser',
           `push was refused by the browser (Chrome sends SETTINGS_ENABLE_PUSH=0), so both modes loaded the script by request: ${figures}; push-protocol measures push with a client that accepts it`)
       }
-      const slower = ratios(true).every(r => r.median > 1.2)
-      const faster = ratios(false).every(r => r.median < 0.8)
-      return verdict(slower && faster ? 'reproduced' : slower || faster ? 'partly reproduced' : 'not reproduced',
-        `${figures}; push outcomes: ${[...new Set(pushed.map(r => r.pushOutcome))].join(', ')}`)
+      // By the verdict engine per lane and preset: request against push ('faster': request is, so push is slower).
+      const list = throttledToo => ratios(throttledToo).flatMap(r => Object.entries(r.verdicts).flatMap(([k, n]) => Array(n).fill(k)))
+      const slower = statusOf(list(true), ['all', 'some', 'none'], 'faster')
+      const faster = statusOf(list(false), ['all', 'some', 'none'], 'slower')
+      const status = slower === 'not measured' || faster === 'not measured' ? 'not measured'
+        : slower === 'all' && faster === 'all' ? 'reproduced' : slower !== 'none' || faster !== 'none' ? 'partly reproduced' : 'not reproduced'
+      return verdict(status, `${figures}; by the verdict engine request against push is ${verdictCounts(list(true), 'throttled lanes and presets')} (faster: push slower), ` +
+        `${verdictCounts(list(false), 'unthrottled lanes')} (slower: push faster); push outcomes: ${[...new Set(pushed.map(r => r.pushOutcome))].join(', ')}`)
     }
   }]
 }

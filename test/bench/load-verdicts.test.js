@@ -71,6 +71,23 @@ describe('runner: verdicts of the load experiments', () => {
       assert.match(v.detail, /by the verdict engine h3 against h1 is not measured in 1 of 1 cells/)
     })
 
+    it('"markedly" and "little" by the engine on the slowdowns: grown at least 1.5× with h3 ahead; the interval of the change within 1.5× either way', () => {
+      const cells = (a, b, [h1a, h3a], [h1b, h3b]) => [
+        row({ lane: 'h1', preset: a, ms: [h1a] }), row({ lane: 'h3', preset: a, ms: [h3a] }),
+        row({ lane: 'h1', preset: b, ms: [h1b] }), row({ lane: 'h3', preset: b, ms: [h3b] })
+      ]
+      const grow = 'Loss makes'
+      assert.equal(check('h2load-netem', grow, cells('clean', 'loss 30 %', [400, 600], [9000, 1000])).status, 'reproduced')
+      // h3 ahead under loss, but h1's loss hurt it only 1.2× more than h3's: partly.
+      const partly = check('h2load-netem', grow, cells('clean', 'loss 30 %', [400, 300], [4800, 3000]))
+      assert.equal(partly.status, 'partly reproduced')
+      assert.match(partly.detail, /from clean to loss 30 % \(the engine on the slowdowns: h1's over h3's; 'faster': HTTP\/3's advantage grows\): faster, the change hurts h3 1\.\d+× less than h1/)
+      assert.equal(check('h2load-netem', grow, cells('clean', 'loss 30 %', [400, 600], [800, 1200])).status, 'not reproduced')
+      const little = 'Latency together with loss'
+      assert.equal(check('h2load-netem', little, cells('loss 30 %', '100±10 ms + loss 30 %', [9000, 1000], [10000, 1000])).status, 'reproduced')
+      assert.equal(check('h2load-netem', little, cells('loss 30 %', '100±10 ms + loss 30 %', [9000, 1000], [30000, 1000])).status, 'not reproduced')
+    })
+
     it('not measured without h3, naming the cells', () => {
       const v = check('h2load-netem', 'Loss makes', [row({ lane: 'h1', preset: 'clean', ms: [400] })])
       assert.deepEqual(v, { status: 'not measured', detail: 'needs lanes h1 and h3 at clean, loss 30 %' })
