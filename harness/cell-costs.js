@@ -30,7 +30,8 @@ function ticksPerSecond () {
   return clockTicks
 }
 
-// /proc/<pid>/stat → { ppid, ticks (utime + stime) } or null when it is gone.
+// /proc/<pid>/stat → { ppid, ticks (utime + stime), childTicks (cutime + cstime:
+// the children it has waited for) } or null when it is gone.
 // The command name (field 2) may hold spaces and brackets: fields are read after its last ')'.
 function procStat (pid) {
   let text
@@ -40,8 +41,17 @@ function procStat (pid) {
     return null
   }
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  // rest[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
-  return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) }
+  // rest[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
+  return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]), childTicks: Number(rest[13]) + Number(rest[14]) }
+}
+
+// The CPU milliseconds of this process's children that it has waited for
+// (reaped): read before a child starts and after its 'close', the difference
+// is that child's CPU time, its threads and its own waited-for children
+// included (a load tool's, h2bench load). Any other child reaped in between
+// counts too: the caller runs one child at a time.
+function reapedChildrenCpuMs () {
+  return procStat('self').childTicks / ticksPerSecond() * 1000
 }
 
 // Every process now: pid → { ppid, ticks }.
@@ -71,6 +81,14 @@ function treeOf (roots, table) {
     stack.push(...(children.get(pid) || []))
   }
   return [...out]
+}
+
+// The browser processes to meter: Chromium's by its --user-data-dir, or a
+// browser's root pid (Firefox's, harness/firefox/launch.js), or none.
+function browserRootsOf ({ browserDir = null, browserPid = null }) {
+  if (browserPid) return () => [browserPid]
+  if (browserDir) return () => chromiumRoots(browserDir)
+  return null
 }
 
 // The browser process of a Chromium started with --user-data-dir=`dir`
@@ -130,14 +148,21 @@ function cpuMsSince (before, pids, table) {
   return ticks / ticksPerSecond() * 1000
 }
 
-// A meter over windows: start() … stop() → the costs of the window.
-// `browserDir`: the Chromium's --user-data-dir (null: no browser measured);
+// A meter over windows: start() … stop({ toolCpuMs }) → the costs of the window.
+// `browserDir`: the Chromium's --user-data-dir, or `browserPid`: the root of
+// another browser's processes (Firefox's); neither: no browser measured;
 // `edgePids()`: Caddy's processes (the edge lanes; with their children), beside
 // this process alone (the Node lanes, and the driver's side of the browser's
 // pipe: its children, the browser and the forwarder, are not servers); `link`: a
 // harness/link-session.js session (its forwarder's counters) or null;
-// `clientNetPid`: a process in the client's network namespace (the link's), for its TCP counters.
-function costMeter ({ browserDir = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null }) {
+// `clientNetPid`: a process in the client's network namespace (the link's), for its TCP counters;
+// `cdp`: the page's DevTools session (its main thread's task time), or null.
+// stop({ toolCpuMs }): the CPU of a load tool that ran in the window (reapedChildrenCpuMs), the client's when no browser is.
+// forPage(cdp): the same meter for another page (a tab of the cell's own).
+function costMeter (options) {
+  const { browserDir = null, browserPid = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null } = options
+  const findRoots = browserRootsOf({ browserDir, browserPid })
+  const measured = Boolean(findRoots)
   let window = null
   let enabled = false
   const taskSeconds = async () => {
@@ -153,12 +178,13 @@ function costMeter ({ browserDir = null, edgePids = () => [], link = null, clien
   // The browser's root process is found once (reading every process's command line), again only once it is gone.
   let roots = []
   const browserPids = table => {
-    if (!browserDir) return []
-    if (!roots.length || !roots.every(pid => table.has(pid))) roots = chromiumRoots(browserDir)
+    if (!measured) return []
+    if (!roots.length || !roots.every(pid => table.has(pid))) roots = findRoots()
     return treeOf(roots, table)
   }
   const serverPids = table => [...new Set([process.pid, ...treeOf(edgePids(), table)])].filter(pid => table.has(pid))
   return {
+    forPage: page => costMeter({ ...options, cdp: page }),
     async start () {
       if (link) await link.control.stats({ reset: true })
       const tasks = await taskSeconds()
@@ -174,7 +200,7 @@ function costMeter ({ browserDir = null, edgePids = () => [], link = null, clien
         clientTcp: clientNetPid ? tcpCounters(clientNetPid) : null
       }
     },
-    async stop () {
+    async stop ({ toolCpuMs = null } = {}) {
       const wallMs = Number(process.hrtime.bigint() - window.t0) / 1e6
       const table = processTable()
       const browser = browserPids(table)
@@ -191,8 +217,9 @@ function costMeter ({ browserDir = null, edgePids = () => [], link = null, clien
       })
       const out = {
         wallMs: +wallMs.toFixed(1),
-        browserCpuMs: browserDir ? +cpuMsSince(window.browser, browser, table).toFixed(0) : null,
-        browserProcesses: browserDir ? browser.length : null,
+        browserCpuMs: measured ? +cpuMsSince(window.browser, browser, table).toFixed(0) : null,
+        browserProcesses: measured ? browser.length : null,
+        toolCpuMs: toolCpuMs === null ? null : +toolCpuMs.toFixed(0),
         pageTaskMs: tasks === null ? null : +((tasks - window.tasks) * 1000).toFixed(0),
         serverCpuMs: +cpuMsSince(window.servers, servers, table).toFixed(0),
         link: stats ? { up: dir(stats.up), down: dir(stats.down) } : null,
@@ -207,4 +234,4 @@ function costMeter ({ browserDir = null, edgePids = () => [], link = null, clien
   }
 }
 
-module.exports = { costMeter, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond }
+module.exports = { costMeter, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond, reapedChildrenCpuMs }

@@ -19,6 +19,7 @@ const { LANES, laneByName } = require('../server/lanes')
 const { InputError } = require('../common/errors')
 const { ensureOha } = require('../tools/oha/build')
 const { startLanes, startLanesBehindLink, ensureEdge } = require('../harness/start-lanes')
+const { costMeter } = require('../harness/cell-costs')
 
 // What the load run cannot do as asked (a --url that is no lane, a tool that cannot load a lane,
 // a workload its connections cannot share): the user's to change, exit 2.
@@ -141,6 +142,8 @@ function rowOf ({ lane, tool, version, workload, run, link }) {
     requestsPerConnection: ledger && ledger.perConnection ? ledger.perConnection : null,
     serverRequests: ledger ? ledger.requests : null,
     wire: run.wire,
+    // The tool's own CPU time over the run (its threads included): how busy the client was.
+    toolCpuMs: run.toolCpuMs ?? null,
     ratioToH1: null,
     error: run.error || null,
     notes: [...(ok ? run.notes : []), ...(run.ledger && run.ledger.error ? [`server ledger: ${run.ledger.error}`] : [])]
@@ -199,6 +202,13 @@ async function openLoad (opts, { log = () => {} } = {}) {
   const session = servers && servers.session
   const spawnWith = session ? session.opened.spawnInside : spawn
   const linkCtl = session ? session.control : null
+  // With opts.costs, each run's measured costs (harness/cell-costs.js; the runner's load cells): the tool's
+  // CPU, the servers' (this process's Node lanes, Caddy's), the link's counters, TCP's on both sides.
+  const meter = opts.costs && servers ? costMeter({
+    edgePids: () => servers.running.edge ? [servers.running.edge.pid] : [],
+    link: session,
+    clientNetPid: session ? session.opened.pid : null
+  }) : null
 
   // One run of every lane on the link `spec` (null: no link), lanes in the
   // plan's order or, with `reverse` (the runner's alternate repeats), backwards.
@@ -212,8 +222,11 @@ async function openLoad (opts, { log = () => {} } = {}) {
     const traces = []
     for (const { lane, tool, version } of reverse ? [...active].reverse() : active) {
       const workload = workloadFor(lane, opts.workload)
+      if (meter) await meter.start()
       const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
+      const costs = meter ? await meter.stop({ toolCpuMs: run.toolCpuMs ?? null }) : null
       const row = rowOf({ lane, tool, version, workload, run, link })
+      if (costs) row.costs = costs
       log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
         `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
       rows.push(row)

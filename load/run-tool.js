@@ -13,6 +13,7 @@ const https = require('node:https')
 const http2 = require('node:http2')
 const { spawn } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
+const { reapedChildrenCpuMs } = require('../harness/cell-costs')
 
 const OUTPUT_CAP = 256 * 1024 * 1024 // per stream; ab -v 2 prints ~0.6 KB per connection
 const KILL_GRACE_MS = 3000
@@ -134,10 +135,13 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
   const shown = `${path.basename(command.executable)} ${command.args.filter(a => a !== logFile && a !== '--log-file').join(' ')}`
   try {
     if (link) await link.stats({ reset: true })
+    const cpu0 = reapedChildrenCpuMs()
     const ran = await execute(command, { spawnWith, timeoutS })
+    // The tool's CPU time (its threads included), from this process's reaped children's: one tool runs at a time.
+    const toolCpuMs = ran.spawnError ? null : +(reapedChildrenCpuMs() - cpu0).toFixed(0)
     const wire = link ? wireOf(await link.stats()) : null
     const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge }).then(r => r.json, err => ({ error: err.message }))
-    const base = { command: shown, url, ledger: seen, wire, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
+    const base = { command: shown, url, ledger: seen, wire, toolCpuMs, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
     if (ran.spawnError) return { ...base, error: `cannot run ${command.executable}: ${ran.spawnError.message}` }
     if (ran.timedOut) return { ...base, error: `timed out after ${timeoutS} s (--timeout)`, wallMs: ran.wallMs }
     let figures

@@ -20,6 +20,7 @@ const COLUMNS = [
   ['p99 ms', r => lat(r.latencyMs && r.latencyMs.p99)],
   ['conns', r => r.connections === null ? '–' : String(r.connections)],
   ['req/conn', r => perConn(r.requestsPerConnection)],
+  ['tool CPU', r => r.toolCpuMs === null || r.toolCpuMs === undefined ? '–' : secs(r.toolCpuMs)],
   ['failed', r => r.error ? 'all' : String(r.failed)],
   ['× h1', r => r.ratioToH1 === null ? '–' : `${r.ratioToH1.toFixed(2)}×`]
 ]
@@ -48,7 +49,7 @@ function formatLoad ({ rows, workload, preset }) {
     }
   }
   out.push('', 'total: the tool\'s own (nghttp: the process\'s wall clock); req/s and MB/s: successful responses (bodies only) ÷ total; ' +
-    'conns and req/conn: what the server saw (its connection ledger); × h1: req/s over h1\'s on the same link')
+    'conns and req/conn: what the server saw (its connection ledger); tool CPU: the tool\'s own CPU time, all its threads (near or above total: the client was the bottleneck); × h1: req/s over h1\'s on the same link')
   return out
 }
 

@@ -8,7 +8,8 @@
 //   loss; the row keeps the batch time and the spread of the requests'
 //   completion times within each batch (p10, p50, p90).
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge } = require('./helpers')
+const { sumCosts } = require('../runner/costs')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
 const { socketsCongestion } = require('./congestion')
@@ -16,9 +17,11 @@ const { tally } = require('./site-page')
 const { round, med } = require('./h3-figures')
 
 // Per batch, the completion times (ms from the batch's start) of its
-// requests that succeeded, from window.h2bench.run's result.
-function runHolBatch (page, options) {
-  return page.evaluate(o => window.h2bench.run(o).then(r => r.lanes.map(l => ({
+// requests that succeeded, from window.h2bench.run's result. With
+// `metered`, the page awaits the runner's meter just outside each batch
+// (helpers.js meterBridge), as bench/cells/page.js does.
+function runHolBatch (page, options, metered = false) {
+  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => r.lanes.map(l => ({
     lane: l.lane,
     protocol: l.protocol,
     protocolOk: l.protocolOk,
@@ -31,19 +34,20 @@ function runHolBatch (page, options) {
       failed: b.failed,
       ends: b.requests.filter(q => !q.error && q.status === 200).map(q => q.end)
     }))
-  }))), options)
+  }))), { o: options, metered })
 }
 
 // A hol cell: window.h2bench.run, one batch per lane per repeat, lanes
 // alternating, through a link with the cell's loss.
-async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, log = () => {} }) {
+async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, meter = null, log = () => {} }) {
   const { cell } = entry
   if (!link) throw new Error(`${entry.experiment.id} runs behind the packet-level link only (--network link)`)
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [] }]))
+  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [], costs: [] }]))
+  if (meter) (await meterBridge(page, meter)).sink = (record, info) => per[info.lane].costs.push(record)
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
-    const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order })
+    const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order }, Boolean(meter))
     for (const l of result) {
       const p = per[l.lane]
       collectLane(p, l)
@@ -75,6 +79,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
       note: [note, p.leftOut ? `${p.leftOut} of ${planned} batches had failed requests and are not samples` : null, ...new Set(p.notes)].filter(Boolean).join('; ') || null,
       extra: {
         ...network,
+        ...(meter ? { costs: sumCosts(p.costs) } : {}),
         ccSeen: ccSeen[lane] || null,
         hol: {
           lossPct: round(linkSpec.down.loss * 100, 3),

@@ -9,6 +9,7 @@ const stats = require('../../client/js/stats')
 const { openLoad } = require('../../load/load')
 const { repeatWithinBudget, row } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
+const { sumCosts } = require('../runner/costs')
 
 const median = list => list.length ? +stats.median(list).toFixed(3) : null
 
@@ -58,7 +59,8 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onSe
     workload: cell.workload,
     links: [cell.link],
     trace: false,
-    timeoutS: cell.timeoutS || 300
+    timeoutS: cell.timeoutS || 300,
+    costs: true
   }
   if (!opts.lanes.length) return []
   const load = await openLoad(opts, { log: line => log(`  ${line}`) })
@@ -89,7 +91,8 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onSe
         asked: repeats,
         note: [note, failedRuns ? `${failedRuns} of ${runs.length} runs had failed requests (${runs.reduce((n, x) => n + x.failed, 0)} in all) and are not samples` : null,
           ...errors].filter(Boolean).join('; ') || null,
-        extra: { runsLeftOut: failedRuns, network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]) }
+        // Costs over the runs that are samples (the tool's CPU, the servers', the link's, TCP's).
+        extra: { runsLeftOut: failedRuns, network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]), costs: sumCosts(good.map(x => x.costs)) }
       })
     })
   } finally {

@@ -4,6 +4,7 @@
 // lane's /push page, its scripts pushed or requested.
 const stats = require('../../client/js/stats')
 const { budgetNote } = require('../runner/budget')
+const { sumCosts } = require('../runner/costs')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 
 // X-H2bench-Push → what the report says.
@@ -40,7 +41,7 @@ async function loadAssetPage (tab, url) {
 // A push-page cell: the /push page with mode=push and with mode=none on each
 // lane, in a tab of its own with the cell's network conditions. Each load
 // has a tag of its own, so nothing comes from the HTTP cache.
-async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, log = () => {} }) {
+async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
   const { cell, experiment } = entry
   const tab = await context.newPage()
   try {
@@ -51,8 +52,10 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
     // leaves connection setup alone anyway.
     for (const lane of laneInfo) await tab.goto(`${lane.url}/lane`)
     const network = await applyNetwork(cdp, cell.preset, link, cell.link)
+    // The meter on this tab (its own DevTools session): each timed load's costs.
+    const tabMeter = meter ? meter.forPage(cdp) : null
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
-    const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [] }))
+    const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [], costs: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = combos.map((c, i) => i)
       if (r % 2) order.reverse()
@@ -61,7 +64,9 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
         const tag = `r${Date.now().toString(36)}-${i}-${r}`
         const url = `${lane.url}/push?assets=${cell.assets}&size=${encodeURIComponent(cell.size)}&mode=${mode}&tag=${tag}`
         try {
+          if (tabMeter) await tabMeter.start()
           const t = await loadAssetPage(tab, url)
+          if (tabMeter) per[i].costs.push(await tabMeter.stop())
           if (t.status !== 200) throw new Error(`status ${t.status}`)
           per[i].samples.push(t.total)
           if (t.asset !== null) per[i].assetSamples.push(t.asset)
@@ -80,7 +85,8 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
       extra: {
         ...network,
         pushOutcome: [...new Set(per[i].outcomes)].join('; ') || null,
-        assetMedian: per[i].assetSamples.length ? +stats.median(per[i].assetSamples).toFixed(2) : null
+        assetMedian: per[i].assetSamples.length ? +stats.median(per[i].assetSamples).toFixed(2) : null,
+        ...(meter ? { costs: sumCosts(per[i].costs) } : {})
       }
     }))
   } finally {

@@ -21,6 +21,7 @@ const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
+const { sumCosts } = require('../runner/costs')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
 
 const LOAD_TIMEOUT_MS = 3 * 60 * 1000
@@ -78,7 +79,7 @@ const tally = list => {
   return [...counts].map(([x, n]) => `${x} ×${n}`).join(', ') || null
 }
 
-async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budgetMs, log = () => {} }) {
+async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
   const { cell } = entry
   const expected = composition(parseSize(cell.size))
   const cc = cell.cc && link ? await setCongestionControl(cell.cc, link.opened) : null
@@ -89,12 +90,14 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
     await cdp.send('Network.enable')
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
     const network = await applyNetwork(cdp, cell.preset, link, cell.link)
+    // The meter on this tab (its own DevTools session): each timed load's costs, the navigation and its Resource Timing read.
+    const tabMeter = meter ? meter.forPage(cdp) : null
     const url = (lane, tag) => `${lane.url}/site?size=${encodeURIComponent(cell.size)}&tag=${tag}${cell.delay ? `&delay=${cell.delay}` : ''}`
     for (const lane of laneInfo) {
       await loadSite(tab, url(lane, `first-${Date.now().toString(36)}`)).catch(err => log(`  ${lane.name} first visit: ${err.message.split('\n')[0]}`))
       await closeConnections(tab).catch(() => {})
     }
-    const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [] }))
+    const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [], costs: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = laneInfo.map((l, i) => i)
       if (r % 2) order.reverse()
@@ -102,7 +105,9 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
         const lane = laneInfo[i]
         const p = per[i]
         try {
+          if (tabMeter) await tabMeter.start()
           const t = await loadSite(tab, url(lane, `r${Date.now().toString(36)}-${i}-${r}`))
+          if (tabMeter) p.costs.push(await tabMeter.stop())
           if (t.protocol) p.protocols.push(t.protocol)
           p.resourceProtocols.push(...t.resources.map(x => x.protocol || 'unknown'))
           if (lane.protocol !== 'h3') p.ccSeen.push(...await socketsCongestion(lane.port).catch(() => []))
@@ -134,6 +139,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
         extra: {
           ...network,
           responseStartMedian: p.ttfb.length ? +stats.median(p.ttfb).toFixed(2) : null,
+          ...(meter ? { costs: sumCosts(p.costs) } : {}),
           resources: expected.length,
           resourceProtocols: tally(p.resourceProtocols),
           cc: lane.protocol === 'h3' ? null : (cc && cc.applied ? cc.cc : null),

@@ -4,9 +4,11 @@
 // or protocol can finish the workload faster on that link. It is
 //   max( one round + every byte through the bottleneck,
 //        the rounds one connection must wait in turn, each with its own bytes )
-// where a round is one RTT plus the server's delay. The connections are warm
-// (the page warms up min(N, 6) of them; push loads open theirs before
-// timing), so handshakes are not in it. Bytes are counted as they cross the
+// where a round is one RTT plus the server's delay. The page's connections
+// are warm (the page warms up min(N, 6) of them; push loads open theirs
+// before timing), so handshakes are not in its bound; a load tool's are new
+// every run, so theirs are (QUIC 1 round trip, TCP + TLS 1.3 2). The link's
+// shortest round trip counts (its delays less their jitter). Bytes are counted as they cross the
 // link: every body, and per response the fewest header bytes its protocol
 // can send (HEADER_BYTES: HTTP/1.1 250, below the 387-429 bytes the app's
 // responses carry; HTTP/2 10, a HEADERS frame's 9-byte header and one indexed
@@ -28,6 +30,8 @@
 const { presetByName, toCdp } = require('../../link/devtools-presets')
 const { parseLinkSpec } = require('../../link/spec')
 const { itemPath } = require('../../server/routes/api')
+const { composition } = require('../../server/routes/site')
+const { loadWorkload } = require('./compare-rows')
 
 // The fewest bytes of response headers each protocol can send (see above);
 // test/bench/bounds.test.js checks HTTP/1.1's against the app's real responses.
@@ -41,7 +45,8 @@ const PAGE_BYTES = 1200 // the /push page itself, about
 function networkNumbers (row) {
   if (row.network === 'link') {
     const link = parseLinkSpec(row.linkSpec || linkSpecFor(row.preset))
-    const rttMs = (link.up.delayUs + link.down.delayUs) / 1000
+    // The shortest round trip the link allows: its jitter is uniform ± around the delay (link/forwarder).
+    const rttMs = (link.up.delayUs - link.up.jitterUs + link.down.delayUs - link.down.jitterUs) / 1000
     const rate = link.down.rateBps || (link.down.trace ? link.down.trace.meanBitsPerSecond : null)
     return { rttMs, downBitsPerSecond: rate }
   }
@@ -80,7 +85,8 @@ function boundOf (row, kind) {
   const size = p.sizeBytes || 0
   const ms = bytes => downBitsPerSecond ? bytes * 8 / downBitsPerSecond * 1000 : 0
   let rounds, bytes, perConnection
-  if (kind === 'page') {
+  if (kind === 'page' || kind === 'hol') {
+    // The page's batch (hol: the same batch, through a lossy link).
     const n = p.requests
     const h1 = row.protocol ? /^http\/1/.test(row.protocol) : row.lane === 'h1'
     rounds = h1 ? Math.ceil(n / BROWSER_CONNECTIONS) : 1
@@ -108,6 +114,29 @@ function boundOf (row, kind) {
       ? wire(links + n * size)
       : wire(links) + Math.max(0, bodies) * wire(size) + Math.max(0, fetched - Math.max(0, bodies)) * wire(0)
     perConnection = h1 && !compound ? wire(links) + Math.ceil(fetched / BROWSER_CONNECTIONS) * wire(size) : bytes
+  } else if (kind === 'site-page') {
+    // A navigation to /site (server/routes/site.js) on a new connection (the cell closes them after
+    // every load): the document, then its subresources; the handshake as short as the protocol allows
+    // a returning client: QUIC's 0-RTT none, TCP's SYN one (no TCP Fast Open; TLS 1.3 could send the
+    // request as early data); every response's bytes. h3-common.js's pageBoundMs is this for every lane.
+    const parts = composition(size).length
+    rounds = protocol === 'h3' ? 2 : 3
+    bytes = (size + parts * headerBytesOf(protocol)) * (row.network === 'link' ? WIRE : 1)
+    perConnection = bytes
+  } else if (kind === 'load' && row.load && row.load.command) {
+    // A load tool's run (bench/cells/load.js): every connection new (a new process: no session to
+    // resume, no 0-RTT, no TCP Fast Open), so its handshake is in the bound: QUIC's one round trip, or
+    // TCP's and TLS 1.3's two, before the first request; then its share of the requests, as many at a
+    // time as it keeps in flight (streams, or HTTP/1.1 pipelining); ab (no -k) opens a connection for
+    // every request.
+    const w = loadWorkload(row)
+    if (!w.requests || !w.connections) return null
+    const shake = row.protocol === 'h3' ? 1 : 2
+    const share = Math.ceil(w.requests / w.connections)
+    const depth = Math.max(1, w.streams || 1, w.pipelining || 1)
+    rounds = w.tool === 'ab' ? share * (shake + 1) : shake + Math.ceil(share / depth)
+    bytes = w.requests * wire(size)
+    perConnection = share * wire(size)
   } else {
     return null
   }

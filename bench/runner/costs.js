@@ -5,7 +5,8 @@
 // share of the same windows' wall time:
 //   client CPU   the browser's processes' CPU time (over 1 when several of its processes ran at once),
 //                or the page's main thread's task time where that is the larger (CDP's CPU
-//                throttling slows the page by pausing it: busy, but not on the CPU)
+//                throttling slows the page by pausing it: busy, but not on the CPU); for a
+//                load cell, the load tool's CPU time (its threads: over 1 when several ran)
 //   server CPU   the servers' CPU time (the Node lanes' process, Caddy's)
 //   bandwidth    the downlink's busy time: the bytes it forwarded at its rate
 //   latency      the round trips the protocol cannot avoid (the bound's, bench/runner/bounds.js) with the server's delay
@@ -37,6 +38,7 @@ function sumCosts (records) {
     runs: list.length,
     wallMs: +sum(r => r.wallMs).toFixed(1),
     browserCpuMs: has(r => r.browserCpuMs) ? sum(r => r.browserCpuMs) : null,
+    toolCpuMs: has(r => r.toolCpuMs) ? sum(r => r.toolCpuMs) : null,
     pageTaskMs: has(r => r.pageTaskMs) ? sum(r => r.pageTaskMs) : null,
     serverCpuMs: sum(r => r.serverCpuMs),
     link: has(r => r.link) ? { up: dir('up'), down: dir('down') } : null,
@@ -47,16 +49,33 @@ function sumCosts (records) {
 const s = ms => `${(ms / 1000).toFixed(2)} s`
 const pct = x => `${Math.round(x * 100)} %`
 
+// The time a row's runs took by its own timer: its samples' sum when there is
+// one for each metered run, else their mean for each (a page batch left out
+// was metered but is no sample). Null without samples.
+function timedMsOf (row) {
+  if (!row.costs || !row.samples || !row.samples.length) return null
+  const sum = row.samples.reduce((a, b) => a + b, 0)
+  return row.samples.length === row.costs.runs ? sum : sum / row.samples.length * row.costs.runs
+}
+
 // → { shares: { clientCpu, serverCpu, bandwidth, latency }, dominant: 'client CPU: Chromium 1.31 s of CPU in 1.50 s', cpuShaped, loss }
 // `costs`: sumCosts(); `bound`: bounds.js boundOf() of the row (its round trips and rate), or null;
-// `browser`: the browser's name for the sentence.
-function dominantCost (costs, bound, browser = 'the browser') {
+// `browser`: the browser's (or load tool's) name for the sentence; `timedMs`: the runs'
+// time by the cell's own timer (timedMsOf). CPU is a share of the meter's windows (CPU
+// time and wall time over the same span); the link's busy time and the round trips are
+// shares of the timed time, as the window also holds the meter's own hand-over (a few
+// ms a run in Chromium, more over Firefox's BiDi), when neither the link nor the round trips are at work.
+function dominantCost (costs, bound, browser = 'the browser', timedMs = null) {
   if (!costs || !costs.wallMs) return null
   const wall = costs.wallMs
+  const timed = timedMs || wall
   const over = `${costs.runs} run${costs.runs === 1 ? '' : 's'}`
   const shares = {}
   const sentences = {}
-  if (costs.browserCpuMs !== null || costs.pageTaskMs !== null) {
+  if (costs.toolCpuMs !== null && costs.toolCpuMs !== undefined && costs.browserCpuMs === null) {
+    shares.clientCpu = costs.toolCpuMs / wall
+    sentences.clientCpu = `client CPU: ${browser} ${s(costs.toolCpuMs)} of CPU in ${s(wall)} over ${over}`
+  } else if (costs.browserCpuMs !== null || costs.pageTaskMs !== null) {
     const cpu = costs.browserCpuMs ?? 0
     const tasks = costs.pageTaskMs ?? 0
     shares.clientCpu = Math.max(cpu, tasks) / wall
@@ -68,12 +87,12 @@ function dominantCost (costs, bound, browser = 'the browser') {
   sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)} over ${over}`
   if (costs.link && bound && bound.downBitsPerSecond) {
     const busyMs = costs.link.down.bytes * 8 / bound.downBitsPerSecond * 1000
-    shares.bandwidth = busyMs / wall
+    shares.bandwidth = busyMs / timed
     sentences.bandwidth = `bandwidth: the downlink busy ${pct(shares.bandwidth)} of the time (${(costs.link.down.bytes / 1e6).toFixed(2)} MB at ${+(bound.downBitsPerSecond / 1e6).toPrecision(3)} Mbit/s)`
   }
   if (bound && bound.rttMs > 0) {
     const perRun = bound.latencyMs
-    shares.latency = perRun * costs.runs / wall
+    shares.latency = perRun * costs.runs / timed
     sentences.latency = `latency: ${bound.rounds} round trip${bound.rounds === 1 ? '' : 's'} of ${+bound.rttMs.toFixed(1)} ms a run, ${pct(shares.latency)} of the time`
   }
   const drops = costs.link ? costs.link.down.lost + costs.link.down.queueDropped + costs.link.up.lost + costs.link.up.queueDropped : 0
@@ -95,4 +114,4 @@ function dominantCost (costs, bound, browser = 'the browser') {
   return { shares, dominant, cpuShaped, loss }
 }
 
-module.exports = { sumCosts, dominantCost, SHAPING }
+module.exports = { sumCosts, dominantCost, timedMsOf, SHAPING }

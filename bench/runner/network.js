@@ -59,15 +59,14 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
     await close()
     throw err
   }
-  // What each timed batch cost (harness/cell-costs.js): Chromium's processes by
-  // its profile, the servers, the link. Not in Firefox yet (its page is driven over BiDi).
-  env.meter = env.cdp ? costMeter({
-    browserDir: env.browser.userDataDir,
-    edgePids: () => running.edge ? [running.edge.pid] : [],
-    link,
-    clientNetPid: link ? link.opened.pid : null,
-    cdp: env.cdp
-  }) : null
+  // What each timed batch cost (harness/cell-costs.js): the browser's processes
+  // (Chromium's by its profile, with its page's main-thread time over CDP;
+  // Firefox's by its process, over BiDi no such second observer), the
+  // servers, the link.
+  const shared = { edgePids: () => running.edge ? [running.edge.pid] : [], link, clientNetPid: link ? link.opened.pid : null }
+  env.meter = env.cdp ? costMeter({ ...shared, browserDir: env.browser.userDataDir, cdp: env.cdp })
+    : env.browser && browser === 'firefox' && env.browser.pid ? costMeter({ ...shared, browserPid: env.browser.pid })
+      : null
   return { ...env, close }
 }
 

@@ -5,7 +5,7 @@
 // source's) and the one against the physical lower bounds.
 const { paramOf } = require('./conclusions')
 const { closeness, boundOf } = require('./bounds')
-const { dominantCost } = require('./costs')
+const { dominantCost, timedMsOf } = require('./costs')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
 
 // Ratio columns: each series against its baseline (h1, or request), as
@@ -57,10 +57,13 @@ function boundsTable (experiment, rows) {
   return body.length ? { head: [experiment.sweep.label, 'series', 'measured (s)', 'lower bound (s)', 'bound / measured', "the bound's larger part", 'dominant cost (measured)'], body } : null
 }
 
+// The client whose CPU a row's costs name: its load tool, or its browser.
+const clientOf = row => row.load && row.load.tool ? row.load.tool : row.browser === 'firefox' ? 'Firefox' : 'Chromium'
+
 // The dominant cost a row's measured costs name (bench/runner/costs.js), '–' where none were measured.
 function measuredCost (row, kind) {
   if (!row.costs) return '–'
-  const d = dominantCost(row.costs, boundOf(row, kind), row.browser === 'firefox' ? 'Firefox' : 'Chromium')
+  const d = dominantCost(row.costs, boundOf(row, kind), clientOf(row), timedMsOf(row))
   return d ? d.dominant + (d.cpuShaped ? ' (CPU-SHAPED: the machine, not HTTP)' : '') : '–'
 }
 
@@ -71,7 +74,7 @@ function cpuShapedCells (experiment, rows) {
   const multi = multiNetwork(rows)
   const multiB = multiBrowsers(rows)
   return rows.filter(r => r.costs && r.samples.length).map(r => {
-    const d = dominantCost(r.costs, boundOf(r, experiment.kind), r.browser === 'firefox' ? 'Firefox' : 'Chromium')
+    const d = dominantCost(r.costs, boundOf(r, experiment.kind), clientOf(r), timedMsOf(r))
     return d && d.cpuShaped ? `${experiment.id}, ${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}, ${seriesName(r, multi, multiB)}: ${d.dominant}` : null
   }).filter(Boolean)
 }

@@ -165,6 +165,42 @@ describe('a cell measured below its bound is an instrument error', () => {
   })
 })
 
+describe("a load tool's bound (bench/cells/load.js rows)", () => {
+  const load = (lane, protocol, tool, command, linkSpec = 'delay.down=100ms,jitter.down=10ms') => ({
+    experiment: 'h2load-netem', network: 'link', linkSpec, preset: 'x', lane, mode: null, protocol,
+    params: { requests: null, assets: null, sizeBytes: 612, sizeMB: 0, delayMs: 0 }, samples: [1], median: 1, load: { tool, command }
+  })
+
+  it('new connections every run: the handshake (TCP + TLS 1.3: 2, QUIC: 1), then the requests as many at a time as in flight; the link\'s shortest round trip', () => {
+    const h1 = boundOf(load('h1', 'http/1.1', 'h2load', 'h2load -t 10 -c 100 -n 10000 -m 100 --h1 https://x/option?size=612'), 'load')
+    assert.equal(h1.rttMs, 90) // 100 ms ± 10 ms, uniform: never below 90
+    assert.equal(h1.rounds, 3) // 100 requests a connection, 100 pipelined: one round after the handshake
+    assert.ok(Math.abs(h1.ms - 270) < 1e-9)
+    const unpipelined = boundOf(load('h1', 'http/1.1', 'h2load', 'h2load -t 10 -c 100 -n 10000 -m 1 --h1 https://x/option?size=612'), 'load')
+    assert.equal(unpipelined.rounds, 102)
+    assert.equal(boundOf(load('h3', 'h3', 'oha', 'oha --no-tui --http-version 3 -n 10000 -c 100 -p 100 https://x/'), 'load').rounds, 2)
+    // ab without -k: each of a slot's ten requests on a connection of its own.
+    assert.equal(boundOf(load('h1', 'http/1.1', 'ab', 'ab -n 100 -c 10 https://x/', 'rtt=50ms'), 'load').rounds, 30)
+    assert.equal(boundOf(load('h2', 'h2', 'nghttp', 'nghttp -n -m 100 https://x/', 'rtt=50ms'), 'load').rounds, 3)
+  })
+})
+
+describe('the bounds of the h3 cells', () => {
+  it('hol: the page\'s batch (one round, its bytes through the rate); site-page: two rounds and the page through the downlink, as h3-common\'s', () => {
+    const hol = { experiment: 'h3-hol', network: 'link', linkSpec: 'rtt=50ms,down=20mbit,up=20mbit,loss=2%', preset: 'loss 2 %', lane: 'h3', mode: null, protocol: 'h3',
+      params: { requests: 100, assets: null, sizeBytes: 20480, sizeMB: 0.02, delayMs: 0 }, samples: [1000], median: 1000 }
+    const b = boundOf(hol, 'hol')
+    assert.equal(b.rounds, 1)
+    assert.ok(Math.abs(b.ms - (50 + 100 * (20480 + HEADER_BYTES.h3) * WIRE * 8 / 20e6 * 1000)) < 1e-9, `${b.ms}`)
+    const { pageBoundMs } = require('../../bench/experiments/h3-common')
+    const { composition } = require('../../server/routes/site')
+    const site = { ...hol, experiment: 'h3-pages', linkSpec: 'rtt=100ms,down=20mbit,up=5mbit,queue=170', params: { ...hol.params, requests: null, sizeBytes: 1048576 } }
+    assert.ok(Math.abs(boundOf(site, 'site-page').ms - pageBoundMs(1048576, composition(1048576).length)) < 1e-9)
+    assert.equal(boundOf({ ...site, lane: 'h2e', protocol: 'h2' }, 'site-page').rounds, 3) // TCP's SYN: no 0-RTT for it
+    assert.equal(boundOf(site, 'ttfb'), null) // its cells count their own round trips
+  })
+})
+
 describe("the HTTP/3 pages' bound (bench/experiments/h3-common.js)", () => {
   it('two round trips + the page with the fewest header bytes of any protocol, through 20 Mbit/s', () => {
     const { pageBoundMs } = require('../../bench/experiments/h3-common')

@@ -39,6 +39,15 @@ describe('the measured dominant cost of a cell', () => {
     assert.equal(d.cpuShaped, true)
   })
 
+  it('client CPU of a load tool: its threads can keep more than one core busy', () => {
+    const tool = record({ wallMs: 1000, browserCpuMs: null, pageTaskMs: null, toolCpuMs: 1800 })
+    const c = sumCosts([tool, { ...tool, toolCpuMs: 1200 }])
+    assert.equal(c.toolCpuMs, 3000)
+    const d = dominantCost(c, bound(), 'h2load')
+    assert.equal(d.dominant, 'client CPU: h2load 3.00 s of CPU in 2.00 s over 2 runs')
+    assert.equal(d.cpuShaped, true)
+  })
+
   it('server CPU', () => {
     const d = dominantCost(sumCosts([record({ serverCpuMs: 900 })]), bound())
     assert.equal(d.dominant, 'server CPU: 0.90 s of CPU in 1.00 s over 1 run')

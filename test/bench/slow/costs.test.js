@@ -9,20 +9,23 @@
 const assert = require('node:assert/strict')
 const { openNetwork } = require('../../../bench/runner/network')
 const { runPageCell } = require('../../../bench/cells/page')
-const { dominantCost } = require('../../../bench/runner/costs')
+const { dominantCost, timedMsOf } = require('../../../bench/runner/costs')
 const { boundOf } = require('../../../bench/runner/bounds')
 const { unavailableReason } = require('../../../link/namespace')
+const { runLoadCell } = require('../../../bench/cells/load')
+const { runSitePageCell } = require('../../../bench/cells/site-page')
+const { firefoxUnavailableReason } = require('../../../harness/firefox')
 
 const entryOf = cell => ({ experiment: { id: 'costs' }, index: 0, cell: { delay: 0, preset: 'No throttling', ...cell } })
 
-async function measure (network, cell, { lanes = ['h2n'], before = async () => {} } = {}) {
-  const env = await openNetwork(network, { opts: { lanes }, needsBrowser: true, log: () => {}, firstSpec: cell.link || 'none' })
+async function measure (network, cell, { lanes = ['h2n'], before = async () => {}, browser = 'chromium' } = {}) {
+  const env = await openNetwork(network, { opts: { lanes }, needsBrowser: true, browser, log: () => {}, firstSpec: cell.link || 'none' })
   try {
     await before(env)
     const [row] = await runPageCell({
       page: env.page, cdp: env.cdp, link: env.link, entry: entryOf(cell), lanes, laneInfo: env.running.lanes, repeats: 2, budgetMs: 120000, meter: env.meter
     })
-    const cost = dominantCost(row.costs, boundOf(row, 'page'), 'Chromium')
+    const cost = dominantCost(row.costs, boundOf(row, 'page'), browser === 'firefox' ? 'Firefox' : 'Chromium', timedMsOf(row))
     process.stdout.write(`      ${cost.dominant} (median ${(row.median / 1000).toFixed(3)} s)\n`)
     return { row, cost }
   } finally {
@@ -79,6 +82,69 @@ describe('the measured dominant cost of real cells', function () {
       const { row, cost } = await measure('link', { requests: 6, size: '1kb', link: 'rtt=400ms' })
       assert.equal(row.samples.length, 2, row.note)
       assert.match(cost.dominant, /^latency: 1 round trip of 400 ms a run/, JSON.stringify(row.costs))
+    })
+
+    it('Firefox: its processes\' CPU by its own process tree (no CDP: no main-thread time); a page busy on the CPU is seen busy', async function () {
+      const why = firefoxUnavailableReason()
+      if (why) {
+        process.stdout.write(`      (skipped: ${why})\n`)
+        return this.skip()
+      }
+      const { row, cost } = await measure('link', { requests: 6, size: '1kb', link: 'rtt=400ms' }, { browser: 'firefox' })
+      assert.equal(row.samples.length, 2, row.note)
+      assert.equal(row.costs.pageTaskMs, null)
+      assert.ok(row.costs.browserCpuMs !== null, JSON.stringify(row.costs))
+      assert.match(cost.dominant, /^latency: 1 round trip of 400 ms a run/, JSON.stringify(row.costs))
+      const env = await openNetwork('link', { opts: { lanes: ['h2n'] }, needsBrowser: true, browser: 'firefox', log: () => {}, firstSpec: 'none' })
+      try {
+        await env.meter.start()
+        await env.page.evaluate(() => { const t = Date.now(); while (Date.now() - t < 1500); })
+        const r = await env.meter.stop()
+        // Physics: the busy loop burnt 1.5 s of one core in Firefox's content process.
+        assert.ok(r.browserCpuMs >= 1350 && r.browserCpuMs <= r.wallMs * 2 + 200, JSON.stringify(r))
+      } finally {
+        await env.close()
+      }
+    })
+
+    it('a site page navigated in a tab of its own: the tab\'s meter (its own DevTools session) sees the load; round trips of 300 ms the largest share of a 15 KB page', async () => {
+      const env = await openNetwork('link', { opts: { lanes: ['h2n'] }, needsBrowser: true, log: () => {}, firstSpec: 'rtt=300ms' })
+      try {
+        const entry = { experiment: { id: 'costs', kind: 'site-page' }, index: 0, cell: { size: '15kb', delay: 0, preset: 'rtt=300ms', link: 'rtt=300ms' } }
+        const [row] = await runSitePageCell({ context: env.browser.context, link: env.link, entry, laneInfo: env.running.lanes, repeats: 2, budgetMs: 120000, meter: env.meter })
+        assert.equal(row.samples.length, 2, row.note)
+        assert.ok(row.costs.pageTaskMs > 0 && row.costs.browserCpuMs > 0, JSON.stringify(row.costs))
+        const cost = dominantCost(row.costs, boundOf(row, 'site-page'), 'Chromium', timedMsOf(row))
+        process.stdout.write(`      ${cost.dominant} (median ${(row.median / 1000).toFixed(3)} s)\n`)
+        // The bound's three round trips (TCP's SYN, the document, its subresources) are the largest share;
+        // TLS's round trip, which early data could save and Chromium does not, is outside it.
+        const [top, share] = Object.entries(cost.shares).sort((a, b) => b[1] - a[1])[0]
+        assert.equal(top, 'latency', JSON.stringify(cost))
+        assert.ok(share >= 0.6, JSON.stringify(cost))
+      } finally {
+        await env.close()
+      }
+    })
+
+    it('load cells: h2load\'s own CPU measured (its threads), server CPU, the link; 20 requests over 400 ms latency-bound, 20,000 on a clean link CPU-bound', async () => {
+      const tools = { 'http/1.1': 'h2load', h2: 'h2load', h3: 'oha' }
+      const cellOf = (link, requests) => ({ link, preset: link, requests, size: '1024', delay: 0, timeoutS: 120, workload: { requests, connections: 2, muxConnections: 2, streams: 10, pipeline: 10, threads: 1, size: 1024, delay: 0 } })
+      const run = async (link, requests) => {
+        const [row] = await runLoadCell({ entry: { experiment: { id: 'costs', kind: 'load', tools }, index: 0, cell: cellOf(link, requests) }, lanes: ['h2n'], repeats: 2, budgetMs: 120000 })
+        const cost = dominantCost(row.costs, boundOf(row, 'load'), row.load.tool, timedMsOf(row))
+        process.stdout.write(`      ${cost.dominant} (median ${(row.median / 1000).toFixed(3)} s)\n`)
+        return { row, cost }
+      }
+      const slow = await run('rtt=400ms', 20)
+      assert.equal(slow.row.samples.length, 2, slow.row.note)
+      assert.equal(slow.row.costs.runs, 2)
+      assert.ok(slow.row.costs.toolCpuMs !== null && slow.row.costs.link.down.bytes >= 20 * 1024, JSON.stringify(slow.row.costs))
+      assert.match(slow.cost.dominant, /^latency: 3 round trips of 400 ms a run/, JSON.stringify(slow.row.costs))
+      const busy = await run('none', 20000)
+      assert.equal(busy.row.samples.length, 2, busy.row.note)
+      assert.ok(busy.row.costs.toolCpuMs > 0 && busy.row.costs.serverCpuMs > 0, JSON.stringify(busy.row.costs))
+      assert.match(busy.cost.dominant, /^(client|server) CPU: /, JSON.stringify(busy.row.costs))
+      assert.equal(busy.cost.cpuShaped, true)
     })
 
     it('a lossy link (10 % each way): loss recovery, with the drops and TCP retransmissions that made it', async () => {

@@ -1,0 +1,48 @@
+'use strict'
+
+// The README's study figures are taken from the committed reports (bench/studies/readme-figures.js):
+// on constructed files where the truth is known, and on the real README.
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { checkReadme, figuresOf, regionsOf } = require('../../bench/studies/readme-figures')
+
+describe('README figures against the reports they come from', () => {
+  let root
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-readme-'))
+    fs.mkdirSync(path.join(root, 'docs/s'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'docs/s/report.md'), '| h1 | 22.081 | 10.38× | 5448 ms | 1662 batches | 33.0 % |\n')
+  })
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
+  const readme = body => `intro 9.99 s, outside any region\n<!-- figures: docs/s/report.md -->\n${body}\n<!-- /figures -->\n`
+
+  it('figures: numbers with a decimal point or a unit; not versions, code spans or link targets', () => {
+    assert.deepEqual(figuresOf('ab 22.08 s, 10.4×, 28–33 %, 5 repeats, 1,662 batches, Firefox 153.7.0esr, TLS 1.3, HTTP/1.1, `-m 100` [r](docs/a1.5.md) −1.3 MiB'),
+      ['22.08', '10.4', '28', '33', '−1.3'])
+  })
+
+  it('taken from the report: as written, or rounded from it (s or ms); a figure the report lacks is named with its line', () => {
+    assert.deepEqual(checkReadme(readme('ab 22.08 s (10.4×), h3 5.45 s, 33 % lower'), { root }), [])
+    const wrong = checkReadme(readme('ab 22.18 s, 10.4×'), { root })
+    assert.equal(wrong.length, 1)
+    assert.equal(wrong[0].figure, '22.18')
+    assert.equal(wrong[0].line, 2)
+    assert.match(wrong[0].context, /ab 22\.18 s/)
+    // More decimals than the report gives cannot come from it.
+    assert.equal(checkReadme(readme('10.380×'), { root }).length, 1)
+  })
+
+  it('a region left open, or naming a file that is not there, is an error', () => {
+    assert.throws(() => regionsOf('<!-- figures: docs/s/report.md -->\n1.5 s'), /without its <!-- \/figures -->/)
+    assert.throws(() => checkReadme('<!-- figures: docs/none.md -->\n1.5 s\n<!-- /figures -->', { root }), /names docs\/none\.md, which does not exist/)
+  })
+
+  it("this README's figures regions: every figure is in the report it cites", () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8')
+    assert.ok(regionsOf(text).length >= 8)
+    const problems = checkReadme(text)
+    assert.deepEqual(problems.map(p => `README line ${p.line}: ${p.figure} not in ${p.files.join(' or ')} (…${p.context}…)`), [])
+  })
+})
