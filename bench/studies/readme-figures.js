@@ -17,8 +17,9 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const START = /<!--\s*figures:\s*([^>]*?)\s*-->/g
-const END = '<!-- /figures -->'
+// Markers stand at the start of a line (one quoted in prose is not a marker).
+const START = /^<!--\s*figures:\s*([^>]*?)\s*-->/gm
+const END = '\n<!-- /figures -->'
 
 // The marked regions: [{ files: ['docs/…/report.md'], text, line }]; throws on one left open.
 function regionsOf (readme) {
@@ -29,7 +30,7 @@ function regionsOf (readme) {
     const from = m.index + m[0].length
     const to = readme.indexOf(END, from)
     const line = readme.slice(0, m.index).split('\n').length
-    if (to < 0) throw new Error(`README line ${line}: a figures region without its ${END}`)
+    if (to < 0) throw new Error(`README line ${line}: a figures region without its ${END.trim()}`)
     out.push({ files: m[1].split(/\s+/).filter(Boolean), text: readme.slice(from, to), line })
   }
   return out

@@ -36,6 +36,7 @@ describe('README figures against the reports they come from', () => {
 
   it('a region left open, or naming a file that is not there, is an error', () => {
     assert.throws(() => regionsOf('<!-- figures: docs/s/report.md -->\n1.5 s'), /without its <!-- \/figures -->/)
+    assert.deepEqual(regionsOf('a region is marked `<!-- figures: docs/x.md -->` … `<!-- /figures -->`'), []) // quoted, not a marker
     assert.throws(() => checkReadme('<!-- figures: docs/none.md -->\n1.5 s\n<!-- /figures -->', { root }), /names docs\/none\.md, which does not exist/)
   })
 
