@@ -5,4 +5,4 @@
 const { runCli } = require('../common/cli')
 const { main } = require('../bench/link-bench/link-bench')
 
-runCli('bench:link', main)
+runCli('bench:link', main) // main(argv, { entry }): it starts this script again in a namespace of its own

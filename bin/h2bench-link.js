@@ -15,7 +15,9 @@ const { loadOrCreateCertificate } = require('../server/certs')
 const { startAll } = require('../server/start')
 const { InputError } = require('../common/errors')
 const { runCli, signalExitCode } = require('../common/cli')
-const { needsUserNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
+const { needsPrivateNamespace, preparePrivateNamespace, PRIVATE_ENV, USERNS_ENV } = require('../harness/private-netns')
+const { buildThenRerun } = require('../harness/build-then-rerun')
+const { LANES } = require('../server/lanes')
 
 function helpText () {
   return `Usage: h2bench-link [options] <spec|preset> [-- command [args …]]
@@ -46,9 +48,11 @@ Options:
   --seed <n>      seed of the link's random choices (loss, dup, …), for repeatable runs
   -h, --help      this help
 
-Needs Linux with /dev/net/tun, and root or user namespaces (then it runs itself
-under \`unshare --user --map-root-user --net\`). Elsewhere the request-level
-DevTools throttling of the page and the runner still works.`
+Needs Linux with /dev/net/tun, and root or user namespaces. It always runs
+itself in a network namespace of its own (\`unshare --net\` as root, \`unshare
+--user --map-root-user --net\` without), so the machine's own interfaces never
+change and browsers running beside it lose nothing. Elsewhere the
+request-level DevTools throttling of the page and the runner still works.`
 }
 
 function parseCli (argv) {
@@ -84,6 +88,9 @@ function runCommand (session, command) {
   const shell = process.env.SHELL || '/bin/sh'
   const [cmd, ...args] = command.length ? command : [shell, '-i']
   const env = { ...process.env, ...session.env() }
+  // Our own mark of the namespace we run in is no concern of the command's (it runs in the link's client namespace).
+  delete env[PRIVATE_ENV]
+  delete env[USERNS_ENV]
   if (!command.length) env.PS1 = `[h2bench-link ${session.control.current().name || 'custom'}] \\w \\$ `
   const child = session.opened.spawnInside(cmd, args, { stdio: 'inherit', env })
   return new Promise(resolve => {
@@ -100,7 +107,8 @@ async function main (argv) {
   if (options.help) return console.log(helpText())
   if (options.list) return console.log(listPresets())
   parseLinkSpec(options.spec) // a bad spec is reported before anything starts
-  if (needsUserNamespace()) return rerunInPrivateNamespace(__filename, argv)
+  // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy is built out here first.
+  if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), entry: __filename, argv, log: line => process.stderr.write(`${line}\n`) })
   await preparePrivateNamespace()
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)

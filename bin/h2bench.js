@@ -17,7 +17,9 @@ const { runCli } = require('../common/cli')
 const { parseLinkSpec } = require('../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { startLinkSession } = require('../harness/link-session')
-const { needsUserNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
+const { needsPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
+const { buildThenRerun } = require('../harness/build-then-rerun')
+const { LANES } = require('../server/lanes')
 
 async function main (argv) {
   const config = parseConfig(argv)
@@ -29,7 +31,8 @@ async function main (argv) {
   if (config.chrome && !findChrome()) throw new UserError(`--chrome: no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   if (config.link) {
     parseLinkSpec(config.link) // LinkSpecError names the key at fault
-    if (needsUserNamespace()) return rerunInPrivateNamespace(__filename, argv)
+    // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy is built out here first.
+    if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), entry: __filename, argv, log: console.error })
     await preparePrivateNamespace()
     const why = unavailableReason()
     if (why) throw new LinkUnavailableError(`--link: ${why}`)

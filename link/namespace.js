@@ -28,6 +28,59 @@ class LinkUnavailableError extends UserError {
   }
 }
 
+// A process h2bench started again in a network namespace of its own
+// (harness/private-netns.js) carries one of these, set to the namespace it
+// left ("net:[4026531840]"): it is in a private namespace while its own is
+// another. ('1' from older callers: trusted as is.)
+const PRIVATE_ENV = 'H2BENCH_PRIVATE_NETNS'
+const USERNS_ENV = 'H2BENCH_LINK_USERNS'
+
+// This process's network namespace ("net:[…]"), or null where /proc cannot say.
+function currentNetns () {
+  try {
+    return fs.readlinkSync('/proc/self/ns/net')
+  } catch {
+    return null
+  }
+}
+
+function inPrivateNamespace () {
+  const left = process.env[PRIVATE_ENV] || process.env[USERNS_ENV]
+  if (!left) return false
+  return !/^net:\[\d+\]$/.test(left) || left !== currentNetns()
+}
+
+// True when this process's network namespace is not the host's (init's);
+// unknown (null) when /proc/1/ns/net cannot be read (a user namespace, or a
+// container that hides init's namespaces even from root).
+function separateFromHost () {
+  try {
+    return currentNetns() !== fs.readlinkSync('/proc/1/ns/net')
+  } catch {
+    return null
+  }
+}
+
+// Whether a link may be built in this process's network namespace: never in
+// init's; in one h2bench made, or one known not to be init's.
+function mayBuildHere (separate = separateFromHost(), mine = inPrivateNamespace()) {
+  return separate !== false && (mine || separate === true)
+}
+
+// A link built in the host's network namespace would add its TUN device and
+// route there: every browser on the machine sees its interfaces change and
+// fails the requests it has in flight (net::ERR_NETWORK_CHANGED). So it is
+// built only in a namespace of h2bench's own: every entry point starts itself
+// again in one first (harness/private-netns.js).
+class HostNamespaceError extends Error {
+  constructor () {
+    super('refusing to build a packet-level link in the host\'s network namespace: its devices and routes would disturb every ' +
+      'program on the machine (browsers fail requests in flight with ERR_NETWORK_CHANGED). Start it through h2bench\'s commands ' +
+      '(npm start -- --link, h2bench-link, npm run bench, h2bench load, npm test), which run themselves in a private namespace')
+    this.code = 'H2B_HOST_NAMESPACE'
+  }
+}
+
 function addressOf (index, host) {
   const n = (198 << 24 | 18 << 16) + index * 4 + host
   return [n >>> 24, n >>> 16 & 255, n >>> 8 & 255, n & 255].join('.')
@@ -119,6 +172,7 @@ function spawnerFor (pid, children) {
 async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
+  if (!mayBuildHere()) throw new HostNamespaceError()
   let forwarder = null
   let index
   for (let attempt = 0; attempt < 64 && !forwarder; attempt++) {
@@ -176,4 +230,4 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   }
 }
 
-module.exports = { openLink, addressOf, unavailableReason, startHolder, spawnerFor, ip, LinkUnavailableError, INDEXES }
+module.exports = { openLink, addressOf, unavailableReason, startHolder, spawnerFor, ip, separateFromHost, inPrivateNamespace, currentNetns, mayBuildHere, LinkUnavailableError, HostNamespaceError, INDEXES, PRIVATE_ENV, USERNS_ENV }

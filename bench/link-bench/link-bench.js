@@ -11,6 +11,7 @@ const os = require('node:os')
 const { execFileSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
+const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { UserError, UsageError } = require('../../common/errors')
 const { usage, signalExitCode } = require('../../common/cli')
 const { gitCommit, quietly, environmentRecord } = require('../../harness/provenance')
@@ -122,12 +123,15 @@ function plan (opts) {
 
 const log = msg => process.stderr.write(`${msg}\n`)
 
-async function main (argv) {
+async function main (argv, { entry } = {}) {
   const opts = parseOptions(argv)
   if (opts.help) {
     console.log(HELP)
     return
   }
+  // Its veths, TUN devices and routes live in a network namespace of its own, never the host's (harness/private-netns.js).
+  if (needsPrivateNamespace(['link']) && entry) return rerunInPrivateNamespace(entry, argv)
+  await preparePrivateNamespace()
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
   if (opts.paths.includes('python') && !quietly(() => execFileSync('python3', ['--version']), null)) {

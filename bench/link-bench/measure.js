@@ -52,9 +52,17 @@ function udpRcvbufErrors () {
   return Number(values[names.indexOf('RcvbufErrors')])
 }
 
+// A device's receive counters in this process's network namespace: /proc/self/net/dev
+// (/sys/class/net is the namespace's that mounted /sys, not necessarily ours).
 function deviceCounters (dev) {
-  const read = name => Number(fs.readFileSync(`/sys/class/net/${dev}/statistics/${name}`, 'utf8'))
-  return { rxPackets: read('rx_packets'), rxBytes: read('rx_bytes'), rxDropped: read('rx_dropped') }
+  for (const line of fs.readFileSync('/proc/self/net/dev', 'utf8').split('\n')) {
+    const [name, rest] = line.split(':')
+    if (!rest || name.trim() !== dev) continue
+    // Receive: bytes packets errs drop fifo frame compressed multicast | Transmit: …
+    const v = rest.trim().split(/\s+/).map(Number)
+    return { rxPackets: v[1], rxBytes: v[0], rxDropped: v[3] }
+  }
+  throw new Error(`no device ${dev} in /proc/self/net/dev`)
 }
 
 class Sink {

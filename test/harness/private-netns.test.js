@@ -52,3 +52,41 @@ describe('harness/private-netns.js: a command started again in a network namespa
     assert.equal(r.stdout, '143', r.stderr)
   })
 })
+
+describe('link/namespace.js: a link is built only in a namespace of h2bench\'s own', () => {
+  const { inPrivateNamespace, mayBuildHere, currentNetns, PRIVATE_ENV: P, USERNS_ENV: U, openLink, HostNamespaceError } = require('../../link/namespace')
+  const saved = { [P]: process.env[P], [U]: process.env[U] }
+  afterEach(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+    }
+  })
+
+  it('private: marked with the namespace left, and now in another; a mark of this very namespace is no private one', () => {
+    delete process.env[P]
+    delete process.env[U]
+    assert.equal(inPrivateNamespace(), false)
+    process.env[P] = 'net:[1]'
+    assert.equal(inPrivateNamespace(), true)
+    process.env[P] = currentNetns() // inherited by a process that never left
+    assert.equal(inPrivateNamespace(), false)
+    delete process.env[P]
+    process.env[U] = '1' // older callers' mark
+    assert.equal(inPrivateNamespace(), true)
+  })
+
+  it('never in init\'s namespace; in one h2bench made, or one known not to be init\'s', () => {
+    assert.equal(mayBuildHere(false, true), false)
+    assert.equal(mayBuildHere(null, false), false) // init's namespace hidden (a container) and no mark: it may be the host's
+    assert.equal(mayBuildHere(null, true), true)
+    assert.equal(mayBuildHere(true, false), true)
+  })
+
+  it('openLink refuses where it may not build, before it touches anything, naming why and how', async function () {
+    if (mayBuildHere(undefined, false)) return this.skip() // this namespace is known not to be init's: it would build
+    delete process.env[P]
+    delete process.env[U]
+    await assert.rejects(openLink([]), err => err instanceof HostNamespaceError && /host's network namespace/.test(err.message) && /npm start -- --link, h2bench-link/.test(err.message))
+  })
+})
