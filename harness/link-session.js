@@ -26,7 +26,9 @@ function linkControl (opened, first) {
       current = next
       return linkRecord(next)
     },
-    stats: options => opened.stats(options)
+    stats: options => opened.stats(options),
+    // The seed of every random decision from here on, packet indexes from 0 (link/forwarder/index.js).
+    seed: seed => opened.seed(seed)
   }
 }
 

@@ -222,6 +222,7 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
       spawnInside,
       configure: lines => forwarder.configure(lines),
       stats: options => forwarder.stats(options),
+      seed: seed => forwarder.seed(seed),
       close
     }
   } catch (err) {

@@ -14,7 +14,8 @@
  * Control is a line protocol on stdin (one reply line each on stdout):
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
  *                loss=F dup=F corrupt=F reorder=F trace=PATH|-     → ok | error …
- *   stats [reset]                                                 → one JSON line
+ *   seed N        every random decision from seed N, packet indexes from 0 → ok
+ *   stats [reset]                                                 → one JSON line (with the seed)
  *   quit
  * End of stdin ends the forwarder, which closes both TUN devices, so the
  * kernel removes them: nothing outlives the process that started it.
@@ -53,15 +54,29 @@ static uint64_t now_ns (void) {
   return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t rng_next (void) { /* xorshift64* */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1DULL;
+/* Every random decision is a function of the seed, the direction, the
+ * packet's index in that direction (counted from 0 since the seed was set)
+ * and what is decided, nothing else: two runs with the same seed meet the
+ * same decisions packet for packet, whatever else the link does (a duplicate
+ * or a jittered packet draws nothing from the other decisions' stream). So two
+ * protocols given the same seed see the same packets lost. splitmix64's
+ * finalizer mixes the inputs (Steele, Lea, Flood 2014). */
+enum { K_LOSS = 1, K_DUP, K_CORRUPT, K_CORRUPT_AT, K_CORRUPT_BIT, K_REORDER, K_JITTER };
+static uint64_t seed_value = 0;
+static uint64_t mix64 (uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
 }
-static double rng_unit (void) { return (double)(rng_next() >> 11) / 9007199254740992.0; }
-static int chance (double p) { return p > 0 && rng_unit() < p; }
+/* The draw for decision `kind` of copy `copy` of packet `index` in direction `dir`. */
+static uint64_t draw (int dir, uint64_t index, int kind, int copy) {
+  return mix64(mix64(mix64(seed_value ^ (uint64_t)(dir + 1)) ^ index) ^ (uint64_t)(kind * 4 + copy));
+}
+static double unit_of (uint64_t x) { return (double)(x >> 11) / 9007199254740992.0; }
+static int chance_at (int dir, uint64_t index, int kind, int copy, double p) {
+  return p > 0 && unit_of(draw(dir, index, kind, copy)) < p;
+}
 
 /* ---- histograms: exact below 64 ns, then 32 buckets per power of two (~3 %) -- */
 
@@ -150,6 +165,7 @@ typedef struct {
   /* counters */
   uint64_t in_packets, in_bytes, out_packets, out_bytes, lost, queue_dropped, duplicated, corrupted,
            reordered, overflow_dropped, write_errors;
+  uint64_t index; /* packets in since the seed was set: the draws' packet index (stats reset leaves it) */
   hist_t qdelay, late;
 } dir_t;
 
@@ -233,22 +249,23 @@ static int bottleneck (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_
   return 0;
 }
 
-static void flip_bit (unsigned char *data, int len) {
+static void flip_bit (unsigned char *data, int len, int dir, uint64_t index, int copy) {
   int header = 0;
   if (len >= 20 && (data[0] >> 4) == 4) header = (data[0] & 15) * 4;
   else if (len >= 40 && (data[0] >> 4) == 6) header = 40;
   if (header >= len) header = 0;
-  int at = header + (int)(rng_next() % (uint64_t)(len - header));
-  data[at] ^= (unsigned char)(1u << (rng_next() % 8));
+  int at = header + (int)(draw(dir, index, K_CORRUPT_AT, copy) % (uint64_t)(len - header));
+  data[at] ^= (unsigned char)(1u << (draw(dir, index, K_CORRUPT_BIT, copy) % 8));
 }
 
 static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
   dir_t *d = &dirs[dir];
+  uint64_t index = d->index++;
   d->in_packets++;
   d->in_bytes += (uint64_t)len;
-  if (chance(d->loss)) { d->lost++; return; }
+  if (chance_at(dir, index, K_LOSS, 0, d->loss)) { d->lost++; return; }
   int copies = 1;
-  if (chance(d->dup)) { copies = 2; d->duplicated++; }
+  if (chance_at(dir, index, K_DUP, 0, d->dup)) { copies = 2; d->duplicated++; }
   for (int c = 0; c < copies; c++) {
     if (held_bytes + (uint64_t)len > MAX_HELD_BYTES) { d->overflow_dropped++; continue; }
     uint64_t start, depart;
@@ -260,13 +277,13 @@ static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
     p->len = len;
     p->dir = dir;
     p->seq = seq_counter++;
-    if (chance(d->corrupt)) { flip_bit(p->data, len); d->corrupted++; }
-    if (d->delay && chance(d->reorder)) {
+    if (chance_at(dir, index, K_CORRUPT, c, d->corrupt)) { flip_bit(p->data, len, dir, index, c); d->corrupted++; }
+    if (d->delay && chance_at(dir, index, K_REORDER, c, d->reorder)) {
       p->release = depart;
       d->reordered++;
     } else {
       uint64_t delay = d->delay;
-      if (d->jitter) delay = delay - d->jitter + (uint64_t)(rng_unit() * (double)(2 * d->jitter));
+      if (d->jitter) delay = delay - d->jitter + (uint64_t)(unit_of(draw(dir, index, K_JITTER, c)) * (double)(2 * d->jitter));
       p->release = depart + delay;
       if (p->release < d->last_release) p->release = d->last_release; /* a link keeps order */
       d->last_release = p->release;
@@ -372,7 +389,7 @@ static void print_stats (int reset) {
       memset(&d->late, 0, sizeof d->late);
     }
   }
-  printf(",\"held_packets\":%zu,\"held_bytes\":%llu}\n", heap_len, (unsigned long long)held_bytes);
+  printf(",\"held_packets\":%zu,\"held_bytes\":%llu,\"seed\":\"%llu\"}\n", heap_len, (unsigned long long)held_bytes, (unsigned long long)seed_value);
 }
 
 static char ctl_buf[65536];
@@ -392,6 +409,12 @@ static int control (int fd) {
       else printf("ok\n");
     } else if (!strcmp(line, "stats")) print_stats(0);
     else if (!strcmp(line, "stats reset")) print_stats(1);
+    else if (!strncmp(line, "seed ", 5)) { /* a new seed, and packet indexes from 0 in both directions */
+      char *end;
+      unsigned long long v = strtoull(line + 5, &end, 10);
+      if (end == line + 5 || *end) printf("error seed: %.40s is not a whole number\n", line + 5);
+      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; printf("ok\n"); }
+    }
     else if (!strcmp(line, "quit")) return 1;
     else if (line[0]) printf("error unknown command: %.80s\n", line);
     fflush(stdout);
@@ -457,7 +480,7 @@ int main (int argc, char **argv) {
     fprintf(stderr, "usage: h2bench-forwarder CLIENT_TUN SERVER_TUN [SEED]\n");
     return 2;
   }
-  rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) * 0x9E3779B97F4A7C15ULL + 1 : now_ns() | 1;
+  seed_value = argc > 3 ? strtoull(argv[3], NULL, 10) : now_ns();
   tun_fd[UP] = open_tun(argv[1]);
   tun_fd[DOWN] = open_tun(argv[2]);
   int ep = epoll_create1(EPOLL_CLOEXEC);

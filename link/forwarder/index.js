@@ -43,6 +43,15 @@ class Forwarder {
     }
   }
 
+  // Every random decision from `seed` on (a whole number below 2^64, as text or a number), packet indexes from 0:
+  // two runs given the same seed meet the same decisions, packet for packet.
+  async seed (seed) {
+    const text = String(seed)
+    if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 2n ** 64n) throw new Error(`a link seed is a whole number below 2^64, got ${JSON.stringify(seed)}`)
+    const reply = await this.command(`seed ${text}`)
+    if (reply !== 'ok') throw new Error(`forwarder refused the seed ${text}: ${reply.replace(/^error /, '')}`)
+  }
+
   async stats ({ reset = false } = {}) {
     return JSON.parse(await this.command(reset ? 'stats reset' : 'stats'))
   }

@@ -257,6 +257,39 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
       })
     })
 
+    it('the same seed, the same packets lost, whatever else the link does; a new seed, other packets', async () => {
+      const FLOW2 = { count: 2000, size: 200, burst: 2, intervalMs: 1 }
+      const lostOf = flow => {
+        const got = new Set(flow.seqs)
+        return Array.from({ length: flow.sent }, (_, i) => i).filter(i => !got.has(i))
+      }
+      // Loss alone; then loss with duplication, jitter and reordering, and a flow the other way at the same time.
+      const plain = await withLink('loss.down=20%', async link => {
+        await link.seed(42)
+        const a = lostOf(await udpFlow(link, 'down', FLOW2))
+        await link.seed(42) // indexes from 0 again: the same decisions
+        const again = lostOf(await udpFlow(link, 'down', FLOW2))
+        await link.seed(43)
+        const other = lostOf(await udpFlow(link, 'down', FLOW2))
+        return { a, again, other, stats: await link.stats() }
+      })
+      const busy = await withLink('loss.down=20%,dup.down=30%,delay.down=5ms,jitter.down=4ms,reorder.down=10%', async link => {
+        await link.seed(42)
+        const [down] = await Promise.all([udpFlow(link, 'down', FLOW2), udpFlow(link, 'up', FLOW2)])
+        return { lost: lostOf(down), stats: await link.stats() }
+      })
+      note(`seed 42: ${plain.a.length} of 2000 lost; again ${plain.again.length}, the same ${plain.a.filter((x, i) => plain.again[i] === x).length}; ` +
+        `with dup, jitter, reordering and traffic up: ${busy.lost.length}; seed 43: ${plain.other.length}, ${plain.other.filter(x => plain.a.includes(x)).length} of them also lost with 42`)
+      assertBinomial(plain.a.length, 2000, 0.2, 'loss with seed 42')
+      assert.deepEqual(plain.again, plain.a)
+      assert.ok(busy.stats.down.duplicated > 0 && busy.stats.down.reordered > 0, JSON.stringify(busy.stats.down))
+      assert.deepEqual(busy.lost, plain.a)
+      assert.equal(plain.stats.seed, '43')
+      // Another seed: independent draws, so about 20 % of its losses fall on packets seed 42 lost (4.5 σ).
+      const both = plain.other.filter(x => plain.a.includes(x)).length
+      assertBinomial(both, plain.other.length, 0.2, 'losses shared by seeds 42 and 43')
+    })
+
     it('duplication in both directions (dup.up=5%, dup.down=2%)', async () => {
       await withLink('dup.up=5%,dup.down=2%', async link => {
         const [up, down] = await Promise.all([udpFlow(link, 'up', FLOW), udpFlow(link, 'down', FLOW)])
