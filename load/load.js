@@ -212,7 +212,10 @@ async function openLoad (opts, { log = () => {} } = {}) {
 
   // One run of every lane on the link `spec` (null: no link), lanes in the
   // plan's order or, with `reverse` (the runner's alternate repeats), backwards.
-  async function measure (spec, { reverse = false } = {}) {
+  // `seedOf(lane)`: the link's seed for that lane's run (the runner's pairing:
+  // every lane of a repeat on the same one), or null to leave the link's as it is;
+  // without it, every lane of this call on one seed of its own (paired), each row saying which.
+  async function measure (spec, { reverse = false, seedOf = null } = {}) {
     let link = null
     if (spec !== null && spec !== undefined) {
       link = await session.control.change(spec)
@@ -220,13 +223,18 @@ async function openLoad (opts, { log = () => {} } = {}) {
     }
     const rows = []
     const traces = []
+    const shared = session ? (opts.seed ?? Math.floor(Math.random() * 2 ** 40)) : null
     for (const { lane, tool, version } of reverse ? [...active].reverse() : active) {
       const workload = workloadFor(lane, opts.workload)
+      // The same drops for every lane (link/forwarder: each decision a function of the seed and the packet's index).
+      const seed = !session ? null : seedOf ? seedOf(lane.name) : shared
+      if (seed !== null && seed !== undefined) await session.control.seed(seed)
       if (meter) await meter.start()
       const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
       const costs = meter ? await meter.stop({ toolCpuMs: run.toolCpuMs ?? null }) : null
       const row = rowOf({ lane, tool, version, workload, run, link })
       if (costs) row.costs = costs
+      if (seed !== null && seed !== undefined) row.linkSeed = seed
       log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
         `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
       rows.push(row)

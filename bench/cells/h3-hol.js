@@ -8,7 +8,7 @@
 //   loss; the row keeps the batch time and the spread of the requests'
 //   completion times within each batch (p10, p50, p90).
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../runner/costs')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
@@ -39,19 +39,24 @@ function runHolBatch (page, options, metered = false) {
 
 // A hol cell: window.h2bench.run, one batch per lane per repeat, lanes
 // alternating, through a link with the cell's loss.
-async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, meter = null, log = () => {} }) {
+async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repeats, budgetMs, meter = null, seeding = null, log = () => {} }) {
   const { cell } = entry
   if (!link) throw new Error(`${entry.experiment.id} runs behind the packet-level link only (--network link)`)
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [], costs: [] }]))
+  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], batches: [], failures: 0, leftOut: 0, protocols: [], notes: [], costs: [], seeds: [] }]))
   if (meter) (await meterBridge(page, meter)).sink = (record, info) => per[info.lane].costs.push(record)
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
-    const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: order }, Boolean(meter))
-    for (const l of result) {
-      const p = per[l.lane]
-      collectLane(p, l)
-      for (const b of l.batches) if (!b.failed) p.batches.push(b)
+    // One lane a call, each from the repeat's seed (paired: every lane meets the same drops, packet for packet).
+    for (const lane of order) {
+      const seed = await applySeed(link, seeding, r, lanes.indexOf(lane))
+      const result = await runHolBatch(page, { requests: cell.requests, size: cell.size, delay: cell.delay || 0, repeats: 1, lanes: [lane] }, Boolean(meter))
+      for (const l of result) {
+        const p = per[l.lane]
+        collectLane(p, l)
+        if (seed !== null) p.seeds.push(...l.samples.map(() => seed))
+        for (const b of l.batches) if (!b.failed) p.batches.push(b)
+      }
     }
   })
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
@@ -80,6 +85,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
       extra: {
         ...network,
         ...(meter ? { costs: sumCosts(p.costs) } : {}),
+        ...seedsOf(p),
         ccSeen: ccSeen[lane] || null,
         hol: {
           lossPct: round(linkSpec.down.loss * 100, 3),

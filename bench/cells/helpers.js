@@ -125,4 +125,23 @@ function mostFrequent (list) {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([x]) => x)[0] || null
 }
 
-module.exports = { cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge, collectLane }
+// The link seed of one lane's run in repeat r (0-based): paired, every lane
+// of a repeat on seed + r, so each protocol meets the same drops packet for
+// packet (link/forwarder); unpaired, a seed of its own per lane and repeat.
+// Null without seeding (a DevTools cell, a caller that did not ask).
+function seedOf (seeding, r, laneIndex) {
+  if (!seeding || seeding.seed === null || seeding.seed === undefined) return null
+  return seeding.paired === false ? seeding.seed + r * 1000 + laneIndex + 1 : seeding.seed + r
+}
+
+// Sets the seed of a runner link (a startLanesBehindLink session) for the run about to start; → the seed, or null.
+async function applySeed (link, seeding, r, laneIndex) {
+  const seed = link ? seedOf(seeding, r, laneIndex) : null
+  if (seed !== null) await link.control.seed(seed)
+  return seed
+}
+
+// A row's field for the seeds its runs met ({} when none was set): { linkSeeds: [seed of each run, in order] }.
+const seedsOf = p => p.seeds && p.seeds.length ? { linkSeeds: p.seeds } : {}
+
+module.exports = { seedOf, applySeed, seedsOf, cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge, collectLane }

@@ -7,7 +7,7 @@
 // total time; the row keeps the median run's other figures.
 const stats = require('../../client/js/stats')
 const { openLoad } = require('../../load/load')
-const { repeatWithinBudget, row } = require('./helpers')
+const { repeatWithinBudget, row, seedOf } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
 
@@ -40,16 +40,16 @@ function loadFields (runs, { tool, toolVersion, command }) {
 // experiment's tools on every lane): { mode, tools, lanes } each; a
 // variant's rows carry its mode. onServers(running): told the lanes it
 // started (the runner records their Caddy).
-async function runLoadCell ({ entry, lanes, repeats, budgetMs, log = () => {}, onServers = () => {} }) {
+async function runLoadCell ({ entry, lanes, repeats, budgetMs, seeding = null, log = () => {}, onServers = () => {} }) {
   const rows = []
   for (const variant of entry.cell.variants || [{ mode: null }]) {
     if (variant.mode) log(`  variant ${variant.mode}: ${Object.entries(variant.tools || {}).map(([p, t]) => `${t} for ${p}`).join(', ')}`)
-    rows.push(...await runVariant({ entry, variant, lanes, repeats, budgetMs, log, onServers }))
+    rows.push(...await runVariant({ entry, variant, lanes, repeats, budgetMs, seeding, log, onServers }))
   }
   return rows
 }
 
-async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onServers }) {
+async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, log, onServers }) {
   const { cell, experiment } = entry
   const opts = {
     lanes: variant.lanes ? lanes.filter(l => variant.lanes.includes(l)) : lanes,
@@ -69,7 +69,8 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onSe
   let linkInfo = null
   try {
     const done = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
-      const { rows } = await load.measure(cell.link, { reverse: r % 2 === 1 })
+      // Paired: every lane (and variant) of repeat r on the same seed (helpers.js seedOf).
+      const { rows } = await load.measure(cell.link, { reverse: r % 2 === 1, seedOf: seeding ? lane => seedOf(seeding, r, opts.lanes.indexOf(lane)) : null })
       for (const x of rows) {
         if (!per.has(x.lane)) per.set(x.lane, [])
         per.get(x.lane).push(x)
@@ -92,7 +93,7 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, log, onSe
         note: [note, failedRuns ? `${failedRuns} of ${runs.length} runs had failed requests (${runs.reduce((n, x) => n + x.failed, 0)} in all) and are not samples` : null,
           ...errors].filter(Boolean).join('; ') || null,
         // Costs over the runs that are samples (the tool's CPU, the servers', the link's, TCP's).
-        extra: { runsLeftOut: failedRuns, network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]), costs: sumCosts(good.map(x => x.costs)) }
+        extra: { runsLeftOut: failedRuns, ...(good.some(x => x.linkSeed !== undefined) ? { linkSeeds: good.map(x => x.linkSeed) } : {}), network: 'link', link: linkInfo && linkInfo.link, linkSpec: linkInfo && linkInfo.linkSpec, load: loadFields(runs, runs[0]), costs: sumCosts(good.map(x => x.costs)) }
       })
     })
   } finally {

@@ -6,7 +6,7 @@
 // …); what they share is in helpers.js.
 const { budgetNote } = require('../runner/budget')
 const { watchNetErrors } = require('../../harness/net-errors')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, collectLane } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, collectLane, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../runner/costs')
 
 function joinNotes (...notes) {
@@ -33,15 +33,15 @@ function runInPage (page, options, metered = false) {
 // so the runner can stop early when the budget runs out; `meter`
 // (harness/cell-costs.js) measures each timed batch on its own; lane order
 // alternates per repeat as a multi-repeat run would do it.
-async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
+async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, seeding = null, log = () => {} }) {
   const { cell } = entry
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
-  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [], costs: [] }]))
+  const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [], costs: [], seeds: [] }]))
   // A page cell never stops its batches: an abort is the browser's own doing too.
   const netErrors = watchNetErrors(page, laneInfo)
   let done
   try {
-    done = await repeatPageCell({ page, cell, lanes, per, repeats, budgetMs, meter, log })
+    done = await repeatPageCell({ page, cell, lanes, per, repeats, budgetMs, meter, link, seeding, log })
   } finally {
     netErrors.stop()
   }
@@ -51,18 +51,22 @@ async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, 
     protocol: mostFrequent(per[lane].protocols), asked: repeats,
     note: joinNotes(note, per[lane].leftOut ? `${per[lane].leftOut} of ${done.planned} batches had failed requests and are not samples (failed requests end early)` : null,
       per[lane].notes, netErrors.noteFor(lane)),
-    extra: { ...network, runsLeftOut: per[lane].leftOut, ...(meter ? { costs: sumCosts(per[lane].costs) } : {}) }
+    extra: { ...network, runsLeftOut: per[lane].leftOut, ...(meter ? { costs: sumCosts(per[lane].costs) } : {}), ...seedsOf(per[lane]) }
   }))
 }
 
 // Collects every repeat into `per` (lane → samples, failures, protocols, notes, costs).
-function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, meter, log }) {
+function repeatPageCell ({ page, cell, lanes, per, repeats, budgetMs, meter, link, seeding, log }) {
   return repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
     for (const lane of order) {
       if (meter) (await meterBridge(page, meter)).sink = record => per[lane].costs.push(record)
+      const seed = await applySeed(link, seeding, r, lanes.indexOf(lane))
       const result = await runInPage(page, { requests: cell.requests, size: cell.size, delay: cell.delay, repeats: 1, lanes: [lane] }, Boolean(meter))
-      for (const l of result.lanes) collectLane(per[l.lane], l)
+      for (const l of result.lanes) {
+        collectLane(per[l.lane], l)
+        if (seed !== null) per[l.lane].seeds.push(...l.samples.map(() => seed)) // one for each sample: a batch left out is none
+      }
     }
   })
 }

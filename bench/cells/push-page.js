@@ -5,7 +5,7 @@
 const stats = require('../../client/js/stats')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
 
 // X-H2bench-Push → what the report says.
 const OUTCOMES = {
@@ -41,7 +41,7 @@ async function loadAssetPage (tab, url) {
 // A push-page cell: the /push page with mode=push and with mode=none on each
 // lane, in a tab of its own with the cell's network conditions. Each load
 // has a tag of its own, so nothing comes from the HTTP cache.
-async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
+async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, seeding = null, log = () => {} }) {
   const { cell, experiment } = entry
   const tab = await context.newPage()
   try {
@@ -55,7 +55,7 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
     // The meter on this tab (its own DevTools session): each timed load's costs.
     const tabMeter = meter ? meter.forPage(cdp) : null
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
-    const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [], costs: [] }))
+    const per = combos.map(() => ({ samples: [], assetSamples: [], failures: 0, outcomes: [], protocols: [], costs: [], seeds: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = combos.map((c, i) => i)
       if (r % 2) order.reverse()
@@ -64,11 +64,13 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
         const tag = `r${Date.now().toString(36)}-${i}-${r}`
         const url = `${lane.url}/push?assets=${cell.assets}&size=${encodeURIComponent(cell.size)}&mode=${mode}&tag=${tag}`
         try {
+          const seed = await applySeed(link, seeding, r, i)
           if (tabMeter) await tabMeter.start()
           const t = await loadAssetPage(tab, url)
           if (tabMeter) per[i].costs.push(await tabMeter.stop())
           if (t.status !== 200) throw new Error(`status ${t.status}`)
           per[i].samples.push(t.total)
+          if (seed !== null) per[i].seeds.push(seed)
           if (t.asset !== null) per[i].assetSamples.push(t.asset)
           per[i].outcomes.push(pushOutcome(t.header))
           if (t.protocol) per[i].protocols.push(t.protocol)
@@ -86,7 +88,8 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
         ...network,
         pushOutcome: [...new Set(per[i].outcomes)].join('; ') || null,
         assetMedian: per[i].assetSamples.length ? +stats.median(per[i].assetSamples).toFixed(2) : null,
-        ...(meter ? { costs: sumCosts(per[i].costs) } : {})
+        ...(meter ? { costs: sumCosts(per[i].costs) } : {}),
+        ...seedsOf(per[i])
       }
     }))
   } finally {

@@ -7,7 +7,7 @@
 // separate requests at the protocol level with Node's http2 client, which
 // accepts push (browsers refuse it), in the link's namespace.
 const stats = require('../../client/js/stats')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../runner/costs')
 const { budgetNote } = require('../runner/budget')
 const { runInside } = require('../../harness/in-namespace')
@@ -89,13 +89,13 @@ function visitNotes (visits, counts, scenario) {
   return notes
 }
 
-async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, log = () => {}, browser = { name: 'chromium', version: null }, protocolRows = true }) {
+async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budgetMs, meter = null, seeding = null, log = () => {}, browser = { name: 'chromium', version: null }, protocolRows = true }) {
   const { cell } = entry
   const network = await applyNetwork(null, cell.preset, link, cell.link)
   const scenarios = cell.scenarios || SCENARIOS
   const pushLanes = lanes.filter(l => PUSH_LANES.includes(l))
   const combos = lanes.flatMap(lane => scenarios.filter(s => s !== 'push' || pushLanes.includes(lane)).map(scenario => ({ lane, scenario })))
-  const per = new Map(combos.map(c => [`${c.lane} ${c.scenario}`, { samples: [], visits: [], protocols: [], costs: [] }]))
+  const per = new Map(combos.map(c => [`${c.lane} ${c.scenario}`, { samples: [], visits: [], protocols: [], costs: [], seeds: [] }]))
   const options = { items: cell.requests, size: cell.itemBytes, delay: cell.delay || 0, repeats: 1 }
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...lanes].reverse() : lanes
@@ -109,6 +109,8 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
         let got
         // Each timed visit's costs go to its lane and scenario (a visit that failed before timing has none).
         if (meter) (await meterBridge(page, meter)).sink = (record, info) => per.get(`${info.lane} ${info.scenario}`).costs.push(record)
+        // Every lane's visits of a repeat from the same seed (paired: the same drops in the same order).
+        const seed = await applySeed(link, seeding, r, lanes.indexOf(lane))
         try {
           got = await restInPage(page, { ...options, lanes: [lane], scenarios: run.scenarios }, Boolean(meter))
         } catch (err) {
@@ -119,6 +121,7 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
         for (const x of got) {
           const p = per.get(`${x.lane} ${x.scenario}`)
           p.samples.push(...x.samples)
+          if (seed !== null) p.seeds.push(...x.samples.map(() => seed))
           p.visits.push(...x.visits)
           if (x.protocol) p.protocols.push(x.protocol)
         }
@@ -143,7 +146,8 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
         browserVersion: browser.version,
         ...(scenario === 'push' ? { pushOutcome: outcomes.join('; ') || null } : {}),
         rest: { scenario: sourceName(lane, scenario), ...counts },
-        ...(meter ? { costs: sumCosts(p.costs) } : {})
+        ...(meter ? { costs: sumCosts(p.costs) } : {}),
+        ...seedsOf(p)
       }
     })
   })

@@ -19,7 +19,7 @@
 const stats = require('../../client/js/stats')
 const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
-const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
+const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
@@ -79,7 +79,7 @@ const tally = list => {
   return [...counts].map(([x, n]) => `${x} ×${n}`).join(', ') || null
 }
 
-async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, log = () => {} }) {
+async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budgetMs, meter = null, seeding = null, log = () => {} }) {
   const { cell } = entry
   const expected = composition(parseSize(cell.size))
   const cc = cell.cc && link ? await setCongestionControl(cell.cc, link.opened) : null
@@ -97,7 +97,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
       await loadSite(tab, url(lane, `first-${Date.now().toString(36)}`)).catch(err => log(`  ${lane.name} first visit: ${err.message.split('\n')[0]}`))
       await closeConnections(tab).catch(() => {})
     }
-    const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [], costs: [] }))
+    const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [], costs: [], seeds: [] }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = laneInfo.map((l, i) => i)
       if (r % 2) order.reverse()
@@ -105,6 +105,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
         const lane = laneInfo[i]
         const p = per[i]
         try {
+          const seed = await applySeed(link, seeding, r, i)
           if (tabMeter) await tabMeter.start()
           const t = await loadSite(tab, url(lane, `r${Date.now().toString(36)}-${i}-${r}`))
           if (tabMeter) p.costs.push(await tabMeter.stop())
@@ -117,6 +118,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
             p.problems.push(problem)
           } else {
             p.samples.push(t.load)
+            if (seed !== null) p.seeds.push(seed)
             p.ttfb.push(t.responseStart)
           }
         } catch (err) {
@@ -140,6 +142,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
           ...network,
           responseStartMedian: p.ttfb.length ? +stats.median(p.ttfb).toFixed(2) : null,
           ...(meter ? { costs: sumCosts(p.costs) } : {}),
+          ...seedsOf(p),
           resources: expected.length,
           resourceProtocols: tally(p.resourceProtocols),
           cc: lane.protocol === 'h3' ? null : (cc && cc.applied ? cc.cc : null),

@@ -29,6 +29,8 @@ function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, 
     budgetSeconds: opts.budgetMs / 1000,
     smoke: opts.smoke,
     command: `npm run bench -- ${opts.argv.join(' ')}`,
+    // Behind the link: the seed of its random decisions and whether every lane of a repeat shared it (bench/cells/helpers.js seedOf).
+    ...(opts.networks.includes('link') && opts.seeding ? { linkSeed: opts.seeding.seed, pairedSeeds: opts.seeding.paired } : {}),
     ...(edge || edgeEnvironment(null))
   }
 }

@@ -27,7 +27,8 @@ const ENVIRONMENT = {
 // networks: absent in runs from before the link; caddy*: the edge lanes'
 // server (harness/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
 // browsers, firefox: runs before Firefox have neither (Chromium only).
-const OPTIONAL_ENVIRONMENT = { browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
+const OPTIONAL_ENVIRONMENT = { linkSeed: 'integer', pairedSeeds: 'boolean', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -55,6 +56,8 @@ const ROW = {
 // Fields only some rows have: push rows; the network (rows of runs before
 // the packet-level link have none: they were all DevTools).
 const OPTIONAL = {
+  // Behind the link: the seed each sample's run met, in order (bench/cells/helpers.js seedOf).
+  linkSeeds: 'number[]',
   // The verdict engine's comparison with the baseline (bench/runner/compare-rows.js); null without a baseline.
   comparison: { against: 'string', verdict: 'string', ratio: 'number|null', low: 'number|null', high: 'number|null', runs: 'number[]', failed: 'number[]', flags: 'string[]', sentence: 'string' },
   // What the row measured, as the engine compares it with a source's (compare-rows.js workloadOf); null for kinds without one.

@@ -45,6 +45,11 @@ Options:
                     cell in each browser, side by side in the report. Firefox runs the
                     experiments that need no Chromium-only tool (rest, and page
                     experiments behind the link); the others run in Chromium only
+  --seed <n>        behind the link, the seed of its random decisions (loss, duplication, …;
+                    default: a new one, recorded in results.json): every lane of repeat r
+                    meets the same drops, from seed n + r (paired), a new seed per repeat
+  --unpaired        give every lane's run a seed of its own instead (what pairing saves
+                    is measured against this)
   --out <dir>       where to write the results (default results/<timestamp>/)
   --json            also print results.json to stdout
   --smoke           tiny workloads, fast presets only where the slow ones add nothing:
@@ -77,6 +82,8 @@ function parseRunArgs (argv) {
         network: { type: 'string', default: 'devtools' },
         browser: { type: 'string', default: 'chromium' },
         out: { type: 'string' },
+        seed: { type: 'string' },
+        unpaired: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
         from: { type: 'string' },
@@ -85,7 +92,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --seed, --unpaired, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -116,6 +123,11 @@ function parseRunArgs (argv) {
     lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
     networks: NETWORKS[values.network],
     browsers: BROWSERS[values.browser],
+    // Whole numbers a JavaScript number holds exactly, with room for the repeats and lanes added to them.
+    seeding: {
+      seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 40) : intIn('seed', values.seed, 0, 2 ** 48),
+      paired: !values.unpaired
+    },
     out: values.out || null,
     json: values.json,
     smoke: values.smoke

@@ -117,13 +117,13 @@ async function run (opts, log) {
         let rows
         if (OWN_SERVERS.has(experiment.kind)) {
           rows = await RUNNERS[experiment.kind]({
-            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, log, onServers: running => { edge = edge || edgeEnvironment(running, caddyBuild) }
+            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, onServers: running => { edge = edge || edgeEnvironment(running, caddyBuild) }
           })
         } else {
           const e = await shared(entry)
           const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
           rows = await RUNNERS[experiment.kind]({
-            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo, meter: e.meter,
+            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo, meter: e.meter, seeding: opts.seeding,
             repeats: opts.repeats, budgetMs: opts.budgetMs, log,
             browser: { name: browser, version: e.browserName },
             // Once per cell: what needs no browser (rest's protocol-level push) goes with the first browser that runs it.

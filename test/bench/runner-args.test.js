@@ -12,9 +12,24 @@ const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
 
 describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
-    assert.deepEqual(parseRunArgs(['delay']), {
+    const { seeding, ...rest } = parseRunArgs(['delay'])
+    assert.deepEqual(rest, {
       help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], out: null, json: false, smoke: false
     })
+    // The link's seed: a new one each run, paired (every lane of a repeat on seed + repeat).
+    assert.ok(Number.isSafeInteger(seeding.seed) && seeding.seed >= 0 && seeding.paired === true, JSON.stringify(seeding))
+    assert.notEqual(parseRunArgs(['delay']).seeding.seed, seeding.seed)
+  })
+
+  it('--seed n and --unpaired: the link seed of repeat r is n + r for every lane; unpaired, one per lane and repeat', () => {
+    const { seedOf } = require('../../bench/cells/helpers')
+    const paired = parseRunArgs(['rest', '--network', 'link', '--seed', '42']).seeding
+    assert.deepEqual(paired, { seed: 42, paired: true })
+    assert.deepEqual([0, 1, 2].map(lane => seedOf(paired, 3, lane)), [45, 45, 45])
+    const unpaired = parseRunArgs(['rest', '--network', 'link', '--seed', '42', '--unpaired']).seeding
+    assert.deepEqual([0, 1, 2].map(lane => seedOf(unpaired, 3, lane)), [3043, 3044, 3045])
+    assert.equal(seedOf(null, 3, 0), null)
+    assert.throws(() => parseRunArgs(['rest', '--seed', '4.5']), /--seed must be an integer 0…281474976710656; got "4.5"/)
   })
 
   it('--browser: chromium (default), firefox, or both side by side', () => {
@@ -72,7 +87,7 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --seed, --unpaired, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
     [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/]
   ]) {

@@ -37,7 +37,7 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     this.timeout(40 * 60 * 1000) // oha's first build (cargo) takes minutes
     await ensureOha()
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-load-'))
-    result = await runNode(RUN, ['ab-vs-nghttp', 'h2load-netem', '--smoke', '--network', 'link', '--repeats', '2', '--out', dir])
+    result = await runNode(RUN, ['ab-vs-nghttp', 'h2load-netem', '--smoke', '--network', 'link', '--repeats', '2', '--seed', '7000', '--out', dir])
     json = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
     report = fs.readFileSync(path.join(dir, 'report.md'), 'utf8')
   })
@@ -55,6 +55,12 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
       assert.equal(r.repeatsGot, 2)
     }
     assert.match(json.environment.caddyVersion, /^v2\.\d+\.\d+/, 'the edge lanes\' Caddy is recorded')
+  })
+
+  it('paired: every lane and variant of repeat r met the link seed 7000 + r (recorded per sample), so the same drops', () => {
+    assert.equal(json.environment.linkSeed, 7000)
+    assert.equal(json.environment.pairedSeeds, true)
+    for (const r of json.results) assert.deepEqual([...r.linkSeeds].sort(), [7000, 7001], `${r.experiment} ${r.lane} ${r.mode}`)
   })
 
   it('ab-vs-nghttp: each lane its source tool; ab a connection per request, the others one connection for all', () => {
