@@ -3,7 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
 // `code` spans of the markdown lines, as HTML.
@@ -20,7 +20,8 @@ function toHtml (report) {
     const items = [...s.verdicts.map(v => `<li><strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`),
       ...s.remarks.map(r => `<li>${inline(r)}</li>`)]
     const bounds = s.bounds ? `<p>Against the physical lower bound of each workload on its network:</p>${htmlTable(s.bounds)}` : ''
-    const comparisons = s.comparisons ? `<p>${esc(COMPARISONS_INTRO)}</p>${htmlTable(s.comparisons)}` : ''
+    const comparisons = (s.comparisons ? `<p>${esc(COMPARISONS_INTRO)}</p>${htmlTable(s.comparisons)}` : '') +
+      (s.pairing ? `<p>${esc(PAIRING_INTRO)}</p>${htmlTable(s.pairing)}` : '')
     const extra = s.extra.map(t => `<p>${esc(t.title)}:</p>${htmlTable(t)}`).join('\n')
     return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}${comparisons}${extra}</section>`
   })

@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -25,6 +25,7 @@ function toMarkdown (report) {
     out.push('')
     if (s.bounds) out.push('Against the physical lower bound of each workload on its network:', '', markdownTable(s.bounds), '')
     if (s.comparisons) out.push(COMPARISONS_INTRO, '', markdownTable(s.comparisons), '')
+    if (s.pairing) out.push(PAIRING_INTRO, '', markdownTable(s.pairing), '')
     for (const t of s.extra) out.push(`${t.title}:`, '', markdownTable(t), '')
   }
   return out.join('\n')

@@ -6,7 +6,7 @@
 const { paramOf } = require('./conclusions')
 const { presetByName, describePreset, throttled } = require('../../link/devtools-presets')
 const { networkOf, seriesName, multiNetwork, multiBrowsers } = require('./report-series')
-const { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells } = require('./report-tables')
+const { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, pairingTable } = require('./report-tables')
 const { verdicts } = require('./report-verdicts')
 const { RULES } = require('./compare-rows')
 
@@ -66,7 +66,7 @@ function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), comparisons: comparisonsTable(e, rows), instrumentErrors: instrumentErrors(e, rows), cpuShaped: cpuShapedCells(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), comparisons: comparisonsTable(e, rows), pairing: pairingTable(e, rows), instrumentErrors: instrumentErrors(e, rows), cpuShaped: cpuShapedCells(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
   })
 }
 
@@ -75,10 +75,15 @@ const COMPARISONS_INTRO = `Each series against its baseline in the same cell, by
   `${RULES.resamples} resamples, seeded): faster or slower when the interval is clear of 1, no difference inside ±${Math.round(RULES.tolerance * 100)} %, ` +
   `inconclusive when it holds 1 beyond that, not measured below ${RULES.minRuns} good runs a side; a side whose runs drift (Mann-Kendall, p < ${RULES.driftP}) is flagged:`
 
+// The line above the pairing table (bench/runner/pairing.js).
+const PAIRING_INTRO = "Pairing: the link's random decisions are a function of its seed and each packet's index, and every lane of a repeat met the " +
+  "same seed (environment: linkSeed, pairedSeeds). The spread of each series' per-repeat ratio to its baseline (standard deviation of ln ratio: " +
+  '0.10 is about ±10 %) within a seed, and across seeds (every pair of runs that met different seeds: what a run with a seed per lane gives):'
+
 // The heading of the list of cells the machine's CPU shaped, above the verdicts.
 const CPU_SHAPED = "Cells shaped by this machine's CPU (client or server CPU busy 80 % of their time or more): the ratios and verdicts built on them describe the CPU as much as HTTP"
 
 // The heading of the list of cells measured below their lower bound, above the verdicts.
 const INSTRUMENT_ERRORS = 'Instrument errors: cells measured below their physical lower bound'
 
-module.exports = { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED }
+module.exports = { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, PAIRING_INTRO }

@@ -6,6 +6,7 @@
 const { paramOf } = require('./conclusions')
 const { closeness, boundOf } = require('./bounds')
 const { dominantCost, timedMsOf } = require('./costs')
+const { pairingOf } = require('./pairing')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
 
 // Ratio columns: each series against its baseline (h1, or request), as
@@ -106,4 +107,20 @@ function comparisonsTable (experiment, rows) {
   return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'its time ÷ the series\'', '95 % interval', 'good runs', 'verdict'], body } : null
 }
 
-module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells }
+// Each row against its baseline, where their runs met the link's seeds (pairing.js): the spread of the
+// per-repeat ratio within a seed (paired) and across seeds (as unpaired), and what pairing removed.
+function pairingTable (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  const spread = v => v === null ? '–' : v.toFixed(3)
+  const body = rows.filter(r => r.comparison && r.linkSeeds).map(r => {
+    const base = rows.find(q => q !== r && q.cell === r.cell && q.network === r.network && q.browser === r.browser && `${q.lane}${q.mode ? ` ${q.mode}` : ''}` === r.baseline)
+    const p = pairingOf(base, r)
+    if (!p) return null
+    return [String(paramOf(r, experiment.sweep.param)), seriesName(r, multi, multiB), r.baseline, String(p.n), spread(p.within), spread(p.across),
+      p.removed === null ? (p.n ? '–' : 'unpaired run: no seed shared') : `${Math.round(p.removed * 100)} %`]
+  }).filter(Boolean)
+  return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'repeats on a shared seed', 'spread paired (sd of ln ratio)', 'spread across seeds (as unpaired)', 'pairing removed'], body } : null
+}
+
+module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, pairingTable }

@@ -45,6 +45,8 @@ Options:
                     cell in each browser, side by side in the report. Firefox runs the
                     experiments that need no Chromium-only tool (rest, and page
                     experiments behind the link); the others run in Chromium only
+  --cells <list>    only these cells, by the name the report gives them (the sweep's
+                    value: "loss 30 %", 150, 0.2), separated by | (e.g. --cells "clean|loss 30 %")
   --seed <n>        behind the link, the seed of its random decisions (loss, duplication, …;
                     default: a new one, recorded in results.json): every lane of repeat r
                     meets the same drops, from seed n + r (paired), a new seed per repeat
@@ -69,6 +71,12 @@ function intIn (name, raw, min, max) {
   return n
 }
 
+function cellList (raw) {
+  const names = raw.split('|').map(n => n.trim()).filter(Boolean)
+  if (!names.length) throw new UsageError(`--cells needs one or more cell names separated by |; got "${raw}"`)
+  return names
+}
+
 function parseRunArgs (argv) {
   let parsed
   try {
@@ -82,6 +90,7 @@ function parseRunArgs (argv) {
         network: { type: 'string', default: 'devtools' },
         browser: { type: 'string', default: 'chromium' },
         out: { type: 'string' },
+        cells: { type: 'string' },
         seed: { type: 'string' },
         unpaired: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
@@ -92,7 +101,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --seed, --unpaired, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -128,6 +137,7 @@ function parseRunArgs (argv) {
       seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 40) : intIn('seed', values.seed, 0, 2 ** 48),
       paired: !values.unpaired
     },
+    cells: values.cells === undefined ? null : cellList(values.cells),
     out: values.out || null,
     json: values.json,
     smoke: values.smoke

@@ -10,13 +10,13 @@ const { parseRunArgs, HELP } = require('./run-args')
 const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
-const { cellLinkSpec } = require('../cells/helpers')
+const { cellLinkSpec, cellParams } = require('../cells/helpers')
 const { RUNNERS, OWN_SERVERS, needsBrowserKind, runsIn, lanesFor, networksOf } = require('./cell-kinds')
 const { openNetwork } = require('./network')
 const { environmentOf } = require('./environment')
 const { rebuild } = require('./rebuild')
 const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
-const { withRatios } = require('./conclusions')
+const { withRatios, paramOf } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
 const { ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
@@ -45,9 +45,21 @@ function stopOnSignals () {
   }
 }
 
+// A cell's name, as its experiment's sweep shows it (the report's first column): "loss 30 %", "150", "0.2".
+const cellName = (experiment, cell) => String(paramOf({ preset: cell.preset, params: cellParams(cell) }, experiment.sweep.param))
+
+// With --cells, the entries whose cell is named; UserError naming the names there are when one matches nothing.
+function onlyCells (entries, names) {
+  if (!names) return entries
+  const known = [...new Set(entries.map(e => cellName(e.experiment, e.cell)))]
+  const unknown = names.filter(n => !known.includes(n))
+  if (unknown.length) throw new UserError(`--cells: no cell named ${unknown.map(n => JSON.stringify(n)).join(', ')} in these experiments; their cells are ${known.map(n => JSON.stringify(n)).join(', ')}`, { status: 400 })
+  return entries.filter(e => names.includes(cellName(e.experiment, e.cell)))
+}
+
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
-  const entries = experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
+  const entries = onlyCells(experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell }))), opts.cells)
   const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
   opts.browsers = opts.browsers || ['chromium']
   if (needsBrowser && opts.browsers.includes('chromium') && !findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
