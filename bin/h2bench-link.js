@@ -45,7 +45,9 @@ Spec: a preset (see --list), key=value items, or a preset with overrides:
 Options:
   --list          the presets with their numbers
   --json          print the counters as JSON (on stdout, after the command)
-  --seed <n>      seed of the link's random choices (loss, dup, …), for repeatable runs
+  --seed <n>      seed of the link's random choices (loss, dup, corrupt, reorder,
+                  jitter): each a function of the seed and the packet's index,
+                  so two runs with the same seed drop the same packets
   -h, --help      this help
 
 Needs Linux with /dev/net/tun, and root or user namespaces. It always runs

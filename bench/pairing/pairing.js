@@ -1,0 +1,151 @@
+'use strict'
+
+// npm run bench:pairing: how much of the spread of an h1 ÷ h3 ratio pairing
+// removes, on seed 004's workload (issue 22). The same repeats twice through
+// the same link: paired (every lane of repeat r on the link seed s + r, so both
+// protocols meet the same decisions packet for packet) and unpaired (a seed of
+// its own per lane and repeat, as before seeds were shared). Per repeat the
+// ratio h1 ÷ h3 of the two runs' times; its spread is the standard deviation of
+// ln(ratio) (0.10: about ±10 %), and the report says the ratio of the two
+// spreads, with the paired run's own within-seed/across-seed split
+// (bench/runner/pairing.js). The tools are h2bench load's, the code path of
+// the runner's h2load-netem cells (load/load.js).
+//   npm run bench:pairing -- [--link quic-loss] [--repeats 10] [--seed n] [--out dir]
+const fs = require('node:fs')
+const path = require('node:path')
+const { parseArgs } = require('node:util')
+const stats = require('../../client/js/stats')
+const { openLoad } = require('../../load/load')
+const { loadPreset } = require('../../load/presets')
+const { parseLinkSpec } = require('../../link/spec')
+const { usage } = require('../../common/cli')
+const { UsageError } = require('../../common/errors')
+const { environmentRecord, gitCommit } = require('../../harness/provenance')
+const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
+const { buildThenRerun } = require('../../harness/build-then-rerun')
+const { pairingOf } = require('../runner/pairing')
+
+const HELP = `Usage: npm run bench:pairing -- [--link spec] [--repeats n] [--seed n] [--out dir]
+
+Seed 004's workload (h2bench load's h2load-netem preset: 10,000 requests of 612 B,
+h1 pipelined 100 deep with h2load, h3 with oha) on lanes h1 and h3 through the link,
+the same repeats paired (both lanes of a repeat on one link seed) and unpaired (a
+seed per lane and repeat), and the spread of the per-repeat h1 ÷ h3 ratio in each.
+  --link <spec>    the link (default quic-loss: 30 % loss server → client)
+  --repeats <n>    repeats of each mode, 3…50 (default 10)
+  --seed <n>       the first seed (default: a new one)
+  --out <dir>      also write results.json and report.md there
+  --help           this text`
+
+const sd = xs => {
+  if (xs.length < 2) return null
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1))
+}
+
+function options (argv) {
+  const { values } = usage(() => parseArgs({ args: argv, options: { link: { type: 'string', default: 'quic-loss' }, repeats: { type: 'string', default: '10' }, seed: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } }))
+  if (values.help) return { help: true }
+  parseLinkSpec(values.link) // a bad spec: LinkSpecError, naming the key
+  const repeats = Number(values.repeats)
+  if (!/^\d+$/.test(values.repeats) || repeats < 3 || repeats > 50) throw new UsageError(`--repeats must be a whole number 3…50; got "${values.repeats}"`)
+  if (values.seed !== undefined && !/^\d{1,12}$/.test(values.seed)) throw new UsageError(`--seed must be a whole number below 10^12; got "${values.seed}"`)
+  return { link: values.link, repeats, seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 36) : Number(values.seed), out: values.out || null }
+}
+
+// One mode's repeats: → [{ repeat, h1, h3, seeds: { h1, h3 } }] (times in ms; null for a run with failed requests).
+async function runMode (load, o, paired, log) {
+  const lanes = ['h1', 'h3']
+  const out = []
+  for (let r = 0; r < o.repeats; r++) {
+    const seedOf = lane => paired ? o.seed + r : o.seed + 1000 * (r + 1) + lanes.indexOf(lane) + 1
+    const { rows } = await load.measure(o.link, { reverse: r % 2 === 1, seedOf })
+    const at = lane => rows.find(x => x.lane === lane)
+    const time = x => x && !x.error && x.failed === 0 ? x.totalMs : null
+    out.push({ repeat: r, h1: time(at('h1')), h3: time(at('h3')), seeds: { h1: at('h1').linkSeed, h3: at('h3').linkSeed } })
+    log(`${paired ? 'paired' : 'unpaired'} repeat ${r + 1} of ${o.repeats}: h1 ${time(at('h1'))} ms, h3 ${time(at('h3'))} ms (seeds ${at('h1').linkSeed}, ${at('h3').linkSeed})`)
+  }
+  return out
+}
+
+// The spread of one mode's per-repeat ratio: { ratios, n, spread, median }.
+function spreadOf (runs) {
+  const ok = runs.filter(x => x.h1 && x.h3)
+  const ln = ok.map(x => Math.log(x.h1 / x.h3))
+  return { n: ok.length, spread: sd(ln), median: ln.length ? Math.exp(stats.median(ln)) : null }
+}
+
+function report (record) {
+  const f = v => v === null ? '–' : v.toFixed(3)
+  const p = record.paired
+  const u = record.unpaired
+  const within = record.pairedSplit
+  const lines = [
+    '# What pairing the link\'s seeds removes: h1 ÷ h3 on seed 004\'s workload',
+    '',
+    `- Ran ${record.environment.date} for ${Math.round(record.environment.durationSeconds / 60)} min: \`${record.environment.command}\``,
+    `- h2bench ${record.environment.h2bench}, Node ${record.environment.node}, ${record.environment.cpu} × ${record.environment.cpus}`,
+    `- Link: ${record.link}; ${record.repeats} repeats a mode; first seed ${record.seed}; h1: \`${record.commands.h1}\`; h3: \`${record.commands.h3}\``,
+    '',
+    'The spread is the standard deviation of ln(h1 ÷ h3) over the repeats (0.10: about ±10 %); a run with failed requests is no sample.',
+    '',
+    '| mode | repeats with both lanes good | median h1 ÷ h3 | spread |',
+    '| --- | --- | --- | --- |',
+    `| paired (both lanes of a repeat on one seed) | ${p.n} | ${f(p.median)} | ${f(p.spread)} |`,
+    `| unpaired (a seed per lane and repeat) | ${u.n} | ${f(u.median)} | ${f(u.spread)} |`,
+    '',
+    p.spread !== null && u.spread ? `Pairing left ${Math.round(p.spread / u.spread * 100)} % of the unpaired spread (${f(p.spread)} against ${f(u.spread)}).` : 'Too few good repeats for a spread.',
+    within ? ` Within the paired run, the same samples matched across seeds (as unpaired) spread ${f(within.across)}, within a seed ${f(within.within)}.` : '',
+    '',
+    '| mode | repeat | h1 (ms) | h3 (ms) | h1 ÷ h3 | seeds (h1, h3) |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...['paired', 'unpaired'].flatMap(m => record.runs[m].map(x => `| ${m} | ${x.repeat + 1} | ${x.h1 ?? 'failed'} | ${x.h3 ?? 'failed'} | ${x.h1 && x.h3 ? (x.h1 / x.h3).toFixed(2) : '–'} | ${x.seeds.h1}, ${x.seeds.h3} |`))
+  ]
+  return lines.join('\n') + '\n'
+}
+
+async function main (argv, { entry } = {}) {
+  const o = options(argv)
+  if (o.help) {
+    console.log(HELP)
+    return 0
+  }
+  const log = line => process.stderr.write(`${line}\n`)
+  if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: ['h1', 'h3'], oha: true, entry, argv, log })
+  await preparePrivateNamespace()
+  const commit = gitCommit()
+  const started = new Date()
+  const preset = loadPreset('h2load-netem')
+  const load = await openLoad({ lanes: ['h1', 'h3'], urls: [], tools: {}, presetTools: preset.tools, workload: { ...preset.workload, muxConnections: preset.workload.muxConnections ?? preset.workload.connections }, links: [o.link], trace: false, timeoutS: 180 }, { log: line => log(`  ${line}`) })
+  let runs, commands
+  try {
+    runs = { paired: await runMode(load, o, true, log), unpaired: await runMode(load, o, false, log) }
+    const { rows } = await load.measure(o.link, { seedOf: () => o.seed }) // one more run, for the command lines
+    commands = Object.fromEntries(rows.map(x => [x.lane, x.command]))
+  } finally {
+    await load.close()
+  }
+  const asRow = (lane, list) => ({ samples: list.filter(x => x.h1 && x.h3).map(x => x[lane]), linkSeeds: list.filter(x => x.h1 && x.h3).map(x => x.seeds[lane]) })
+  const record = {
+    environment: { ...environmentRecord({ commit }), date: started.toISOString(), durationSeconds: Math.round((Date.now() - started) / 1000), command: `npm run bench:pairing -- ${argv.join(' ')}` },
+    link: parseLinkSpec(o.link).description,
+    repeats: o.repeats,
+    seed: o.seed,
+    commands,
+    paired: spreadOf(runs.paired),
+    unpaired: spreadOf(runs.unpaired),
+    pairedSplit: pairingOf(asRow('h1', runs.paired), asRow('h3', runs.paired)),
+    runs
+  }
+  const text = report(record)
+  process.stdout.write(text)
+  if (o.out) {
+    fs.mkdirSync(o.out, { recursive: true })
+    fs.writeFileSync(path.join(o.out, 'results.json'), JSON.stringify(record, null, 2) + '\n')
+    fs.writeFileSync(path.join(o.out, 'report.md'), text)
+    log(`wrote ${path.join(o.out, 'results.json')} and report.md`)
+  }
+  return 0
+}
+
+module.exports = { main, spreadOf, HELP }
