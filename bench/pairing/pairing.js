@@ -14,7 +14,6 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const stats = require('../../client/js/stats')
 const { openLoad } = require('../../load/load')
 const { loadPreset } = require('../../load/presets')
 const { parseLinkSpec } = require('../../link/spec')
@@ -24,6 +23,7 @@ const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
 const { pairingOf } = require('../runner/pairing')
+const { report, spreadOf } = require('./report')
 
 const HELP = `Usage: npm run bench:pairing -- [--link spec] [--repeats n] [--seed n] [--out dir]
 
@@ -35,17 +35,13 @@ seed per lane and repeat), and the spread of the per-repeat h1 ÷ h3 ratio in ea
   --repeats <n>    repeats of each mode, 3…50 (default 10)
   --seed <n>       the first seed (default: a new one)
   --out <dir>      also write results.json and report.md there
+  --from <file>    run nothing: write report.md again from a results.json, beside it
   --help           this text`
 
-const sd = xs => {
-  if (xs.length < 2) return null
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length
-  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1))
-}
-
 function options (argv) {
-  const { values } = usage(() => parseArgs({ args: argv, options: { link: { type: 'string', default: 'quic-loss' }, repeats: { type: 'string', default: '10' }, seed: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } }))
+  const { values } = usage(() => parseArgs({ args: argv, options: { link: { type: 'string', default: 'quic-loss' }, repeats: { type: 'string', default: '10' }, seed: { type: 'string' }, out: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean' } } }))
   if (values.help) return { help: true }
+  if (values.from) return { from: values.from }
   parseLinkSpec(values.link) // a bad spec: LinkSpecError, naming the key
   const repeats = Number(values.repeats)
   if (!/^\d+$/.test(values.repeats) || repeats < 3 || repeats > 50) throw new UsageError(`--repeats must be a whole number 3…50; got "${values.repeats}"`)
@@ -68,46 +64,16 @@ async function runMode (load, o, paired, log) {
   return out
 }
 
-// The spread of one mode's per-repeat ratio: { ratios, n, spread, median }.
-function spreadOf (runs) {
-  const ok = runs.filter(x => x.h1 && x.h3)
-  const ln = ok.map(x => Math.log(x.h1 / x.h3))
-  return { n: ok.length, spread: sd(ln), median: ln.length ? Math.exp(stats.median(ln)) : null }
-}
-
-function report (record) {
-  const f = v => v === null ? '–' : v.toFixed(3)
-  const p = record.paired
-  const u = record.unpaired
-  const within = record.pairedSplit
-  const lines = [
-    '# What pairing the link\'s seeds removes: h1 ÷ h3 on seed 004\'s workload',
-    '',
-    `- Ran ${record.environment.date} for ${Math.round(record.environment.durationSeconds / 60)} min: \`${record.environment.command}\``,
-    `- h2bench ${record.environment.h2bench}, Node ${record.environment.node}, ${record.environment.cpu} × ${record.environment.cpus}`,
-    `- Link: ${record.link}; ${record.repeats} repeats a mode; first seed ${record.seed}; h1: \`${record.commands.h1}\`; h3: \`${record.commands.h3}\``,
-    '',
-    'The spread is the standard deviation of ln(h1 ÷ h3) over the repeats (0.10: about ±10 %); a run with failed requests is no sample.',
-    '',
-    '| mode | repeats with both lanes good | median h1 ÷ h3 | spread |',
-    '| --- | --- | --- | --- |',
-    `| paired (both lanes of a repeat on one seed) | ${p.n} | ${f(p.median)} | ${f(p.spread)} |`,
-    `| unpaired (a seed per lane and repeat) | ${u.n} | ${f(u.median)} | ${f(u.spread)} |`,
-    '',
-    p.spread !== null && u.spread ? `Pairing left ${Math.round(p.spread / u.spread * 100)} % of the unpaired spread (${f(p.spread)} against ${f(u.spread)}).` : 'Too few good repeats for a spread.',
-    within ? ` Within the paired run, the same samples matched across seeds (as unpaired) spread ${f(within.across)}, within a seed ${f(within.within)}.` : '',
-    '',
-    '| mode | repeat | h1 (ms) | h3 (ms) | h1 ÷ h3 | seeds (h1, h3) |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...['paired', 'unpaired'].flatMap(m => record.runs[m].map(x => `| ${m} | ${x.repeat + 1} | ${x.h1 ?? 'failed'} | ${x.h3 ?? 'failed'} | ${x.h1 && x.h3 ? (x.h1 / x.h3).toFixed(2) : '–'} | ${x.seeds.h1}, ${x.seeds.h3} |`))
-  ]
-  return lines.join('\n') + '\n'
-}
-
 async function main (argv, { entry } = {}) {
   const o = options(argv)
   if (o.help) {
     console.log(HELP)
+    return 0
+  }
+  if (o.from) { // run nothing: the report again from a results.json, beside it
+    const record = JSON.parse(fs.readFileSync(o.from, 'utf8'))
+    fs.writeFileSync(path.join(path.dirname(o.from), 'report.md'), report(record))
+    process.stdout.write(report(record))
     return 0
   }
   const log = line => process.stderr.write(`${line}\n`)
@@ -148,4 +114,4 @@ async function main (argv, { entry } = {}) {
   return 0
 }
 
-module.exports = { main, spreadOf, HELP }
+module.exports = { main, HELP }

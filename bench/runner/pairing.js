@@ -12,6 +12,7 @@
 // second, and says so.
 const stats = require('../../client/js/stats')
 
+// The sample standard deviation, or null below two values.
 const sd = xs => {
   if (xs.length < 2) return null
   const m = xs.reduce((a, b) => a + b, 0) / xs.length
@@ -41,4 +42,4 @@ function pairingOf (base, row) {
   return { within, across, removed: within !== null && across ? 1 - within / across : null, n: p.within.length, median: p.within.length ? Math.exp(stats.median(p.within)) : null }
 }
 
-module.exports = { pairingOf, pairsOf }
+module.exports = { pairingOf, pairsOf, sd }
