@@ -40,6 +40,8 @@ Spec: a preset (see --list), key=value items, or a preset with overrides:
   down | up                rate: kbit, mbit, gbit (x1000), kibit, mibit (x1024), or unlimited
   queue[.up|.down]         droptail queue of the bottleneck: 100 (packets), 64KB, unlimited; default 1000 packets
   loss | dup | corrupt | reorder [.up|.down]   percent, 0…100 (reorder needs a delay)
+  gemodel[.up|.down]       bursty loss, netem's Gilbert-Elliott: P[/R[/1-H[/1-K]]] in percent
+                           (into bursts, out of them (100%), lost in them (100%), between (0%))
   trace[.up|.down]         a mahimahi packet-delivery trace file instead of a rate
 
 Options:

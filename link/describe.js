@@ -6,7 +6,7 @@
 // emulates anything at all.
 
 const path = require('node:path')
-const { num, DIRECTIONS } = require('./spec-values')
+const { num, DIRECTIONS, gemodelMeans } = require('./spec-values')
 
 function fmtTime (us) {
   if (us === 0) return '0 ms'
@@ -48,7 +48,7 @@ function perDirection (link, text, shown = () => true) {
 function isUnimpaired (link) {
   return DIRECTIONS.every(dir => {
     const d = link[dir]
-    return d.delayUs === 0 && d.jitterUs === 0 && !hasBottleneck(d) && d.loss === 0 && d.dup === 0 && d.corrupt === 0 && d.reorder === 0
+    return d.delayUs === 0 && d.jitterUs === 0 && !hasBottleneck(d) && d.loss === 0 && !d.gemodel && d.dup === 0 && d.corrupt === 0 && d.reorder === 0
   })
 }
 
@@ -73,6 +73,14 @@ function describeLink (link) {
   if (hasBottleneck(up) || hasBottleneck(down)) parts.push(`queue ${perDirection(link, d => fmtQueue(d.queue), hasBottleneck)}`)
   for (const what of ['loss', 'dup', 'corrupt', 'reorder']) {
     if (up[what] > 0 || down[what] > 0) parts.push(`${what} ${perDirection(link, d => fmtPercent(d[what]), d => d[what] > 0)}`)
+    if (what === 'loss' && (up.gemodel || down.gemodel)) {
+      parts.push(`bursty loss ${perDirection(link, d => {
+        if (!d.gemodel) return ''
+        const g = d.gemodel
+        const m = gemodelMeans(g)
+        return `(Gilbert-Elliott: into bursts ${fmtPercent(g.p)}, out ${fmtPercent(g.r)}, lost in bursts ${fmtPercent(g.badLoss)}, between ${fmtPercent(g.goodLoss)}; ${fmtPercent(m.loss)} on average, bursts of ${+m.meanBadPackets.toPrecision(3)} packets)`
+      }, d => Boolean(d.gemodel))}`)
+    }
   }
   return prefix + parts.join(', ')
 }

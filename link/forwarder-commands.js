@@ -27,6 +27,9 @@ function forwarderCommands (link) {
       dup: num(d.dup),
       corrupt: num(d.corrupt),
       reorder: num(d.reorder),
+      // Gilbert-Elliott loss: ge=0 turns it off (a link changed from one with it).
+      ge: d.gemodel ? 1 : 0,
+      ...(d.gemodel ? { ge_p: num(d.gemodel.p), ge_r: num(d.gemodel.r), ge_bad: num(d.gemodel.badLoss), ge_good: num(d.gemodel.goodLoss) } : {}),
       trace: d.trace ? d.trace.path : '-'
     }
     return `set ${dir} ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}`

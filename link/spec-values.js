@@ -92,4 +92,27 @@ function parsePercent (key, raw) {
   return Number((v.n / 100).toPrecision(15))
 }
 
-module.exports = { parseTime, parseRate, parseQueue, parsePercent, num, DIRECTIONS, MAX_DELAY_US }
+// Gilbert-Elliott loss as netem writes it (tc-netem(8): loss gemodel p [r [1-h [1-k]]]):
+// p, the chance a packet moves the link from good to bad; r, from bad to good;
+// 1-h, the loss in bad; 1-k, the loss in good. netem's defaults: r 100 %,
+// 1-h 100 %, 1-k 0 % (iproute2's q_netem.c). Slashes separate them, as a
+// spec's commas separate items: gemodel.down=1%/30%. → { p, r, badLoss, goodLoss }.
+const GEMODEL_HELP = 'write gemodel=P[/R[/1-H[/1-K]]] in percent, as netem\'s loss gemodel: P good → bad, R bad → good (default 100%), 1-H the loss in bad (default 100%), 1-K the loss in good (default 0%)'
+function parseGemodel (key, raw) {
+  const parts = raw.split('/').map(s => s.trim())
+  if (parts.length > 4 || parts.some(s => s === '')) fail(key, `"${raw}" is not P[/R[/1-H[/1-K]]]; ${GEMODEL_HELP}`)
+  const [p, r = '100%', bad = '100%', good = '0%'] = parts
+  const out = { p: parsePercent(key, p), r: parsePercent(key, r), badLoss: parsePercent(key, bad), goodLoss: parsePercent(key, good) }
+  if (out.p === 0 && out.goodLoss === 0) fail(key, `"${raw}" never loses a packet (P 0 %: the link never turns bad); ${GEMODEL_HELP}`)
+  if (out.r === 0 && out.p > 0) fail(key, `"${raw}" never leaves the bad state (R 0 %); ${GEMODEL_HELP}`)
+  return out
+}
+
+// A Gilbert-Elliott model's long-run loss and mean burst (losses in a row, when bad loses every packet and good none):
+// the chain's share of bad packets p ÷ (p + r) times their loss, plus the good ones'; a bad spell lasts 1 ÷ r packets.
+function gemodelMeans ({ p, r, badLoss, goodLoss }) {
+  const bad = p / (p + r)
+  return { loss: bad * badLoss + (1 - bad) * goodLoss, badShare: bad, meanBadPackets: 1 / r }
+}
+
+module.exports = { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, num, DIRECTIONS, MAX_DELAY_US }

@@ -5,7 +5,7 @@
  * client network namespace by link/namespace.js) and the servers' (left on the
  * lanes' side). Each direction is an emulated link, in this order:
  *
- *   loss (Bernoulli) → duplication → corruption (one bit flipped after the IP
+ *   loss (Bernoulli, or Gilbert-Elliott as netem's gemodel) → duplication → corruption (one bit flipped after the IP
  *   header, so the receiver's TCP/UDP checksum throws the packet away) →
  *   bottleneck: droptail queue + fixed rate, or a mahimahi delivery trace →
  *   propagation delay ± uniform jitter (order kept) or, for a reordered packet,
@@ -13,7 +13,8 @@
  *
  * Control is a line protocol on stdin (one reply line each on stdout):
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
- *                loss=F dup=F corrupt=F reorder=F trace=PATH|-     → ok | error …
+ *                loss=F dup=F corrupt=F reorder=F trace=PATH|-
+ *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F           → ok | error …
  *   seed N        every random decision from seed N, packet indexes from 0 → ok
  *   stats [reset]                                                 → one JSON line (with the seed)
  *   quit
@@ -61,7 +62,7 @@ static uint64_t now_ns (void) {
  * or a jittered packet draws nothing from the other decisions' stream). So two
  * protocols given the same seed see the same packets lost. splitmix64's
  * finalizer mixes the inputs (Steele, Lea, Flood 2014). */
-enum { K_LOSS = 1, K_DUP, K_CORRUPT, K_CORRUPT_AT, K_CORRUPT_BIT, K_REORDER, K_JITTER };
+enum { K_LOSS = 1, K_DUP, K_CORRUPT, K_CORRUPT_AT, K_CORRUPT_BIT, K_REORDER, K_JITTER, K_GE_MOVE, K_GE_LOSS };
 static uint64_t seed_value = 0;
 static uint64_t mix64 (uint64_t z) {
   z += 0x9E3779B97F4A7C15ULL;
@@ -157,6 +158,9 @@ typedef struct {
   /* configuration */
   uint64_t delay, jitter, rate_bps, queue_packets, queue_bytes;
   double loss, dup, corrupt, reorder;
+  /* Gilbert-Elliott loss (netem's gemodel): p good → bad, r bad → good, the loss
+   * probability in each state (1-h, 1-k); ge_bad_state: the state now. */
+  int ge_on, ge_bad_state; double ge_p, ge_r, ge_bad, ge_good;
   uint64_t *trace; size_t trace_len; uint64_t trace_period_ms; uint64_t trace_base;
   /* bottleneck: departure times of the packets not yet sent (a ring) */
   uint64_t *fifo_depart; int *fifo_len; size_t fifo_cap, fifo_head, fifo_count; uint64_t fifo_bytes;
@@ -263,7 +267,15 @@ static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
   uint64_t index = d->index++;
   d->in_packets++;
   d->in_bytes += (uint64_t)len;
-  if (chance_at(dir, index, K_LOSS, 0, d->loss)) { d->lost++; return; }
+  if (d->ge_on) {
+    /* As netem's loss_gilb_ell: the state moves, then this packet is lost with
+     * the probability of the state it arrived in. */
+    int lose;
+    double move = unit_of(draw(dir, index, K_GE_MOVE, 0)), fate = unit_of(draw(dir, index, K_GE_LOSS, 0));
+    if (!d->ge_bad_state) { if (move < d->ge_p) d->ge_bad_state = 1; lose = fate < d->ge_good; }
+    else { if (move < d->ge_r) d->ge_bad_state = 0; lose = fate < d->ge_bad; }
+    if (lose) { d->lost++; return; }
+  } else if (chance_at(dir, index, K_LOSS, 0, d->loss)) { d->lost++; return; }
   int copies = 1;
   if (chance_at(dir, index, K_DUP, 0, d->dup)) { copies = 2; d->duplicated++; }
   for (int c = 0; c < copies; c++) {
@@ -349,6 +361,11 @@ static int apply_set (char *args, char *err, size_t errlen) {
     else if (!strcmp(k, "dup")) d->dup = x;
     else if (!strcmp(k, "corrupt")) d->corrupt = x;
     else if (!strcmp(k, "reorder")) d->reorder = x;
+    else if (!strcmp(k, "ge_p")) { d->ge_p = x; d->ge_bad_state = 0; }
+    else if (!strcmp(k, "ge_r")) d->ge_r = x;
+    else if (!strcmp(k, "ge_bad")) d->ge_bad = x;
+    else if (!strcmp(k, "ge_good")) d->ge_good = x;
+    else if (!strcmp(k, "ge")) d->ge_on = x > 0;
     else { snprintf(err, errlen, "set: unknown key %s", k); return -1; }
   }
   if (d->jitter > d->delay) d->jitter = d->delay;
@@ -413,7 +430,7 @@ static int control (int fd) {
       char *end;
       unsigned long long v = strtoull(line + 5, &end, 10);
       if (end == line + 5 || *end) printf("error seed: %.40s is not a whole number\n", line + 5);
-      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; printf("ok\n"); }
+      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; dirs[UP].ge_bad_state = dirs[DOWN].ge_bad_state = 0; printf("ok\n"); }
     }
     else if (!strcmp(line, "quit")) return 1;
     else if (line[0]) printf("error unknown command: %.80s\n", line);

@@ -290,6 +290,35 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
       assertBinomial(both, plain.other.length, 0.2, 'losses shared by seeds 42 and 43')
     })
 
+    it('Gilbert-Elliott loss (gemodel.down=2%/25%): bursts of 1 ÷ r packets on average, p ÷ (p + r) of them lost, as netem\'s model', async () => {
+      const N = 10000
+      const flow = await withLink('gemodel.down=2%/25%', async link => {
+        await link.seed(7)
+        const f = await udpFlow(link, 'down', { count: N, size: 200, burst: 2, intervalMs: 1 })
+        return { ...f, stats: await link.stats() }
+      })
+      const got = new Set(flow.seqs)
+      const lost = Array.from({ length: N }, (_, i) => i).filter(i => !got.has(i))
+      const bursts = []
+      for (let i = 0; i < lost.length; i++) {
+        if (i && lost[i] === lost[i - 1] + 1) bursts[bursts.length - 1]++
+        else bursts.push(1)
+      }
+      const mean = bursts.reduce((a, b) => a + b, 0) / bursts.length
+      // Bad spells are geometric with mean 1 ÷ r = 4 (sd √(1 − r) ÷ r); they start at a rate p from good packets.
+      const r = 0.25
+      const p = 0.02
+      const se = Math.sqrt(1 - r) / r / Math.sqrt(bursts.length)
+      note(`${lost.length} of ${N} lost (model ${(100 * p / (p + r)).toFixed(1)} %), ${bursts.length} bursts, mean ${mean.toFixed(2)} packets (model ${1 / r}, ± ${(SIGMAS * se).toFixed(2)}), longest ${Math.max(...bursts)}`)
+      assert.equal(flow.drops, 0)
+      assert.equal(flow.stats.down.lost, lost.length, 'the forwarder\'s count against the sink\'s')
+      assert.ok(Math.abs(mean - 1 / r) <= SIGMAS * se, `mean burst ${mean} against ${1 / r} ± ${SIGMAS * se}`)
+      const expectBursts = N * (r / (p + r)) * p
+      assert.ok(Math.abs(bursts.length - expectBursts) <= SIGMAS * Math.sqrt(expectBursts), `${bursts.length} bursts against ${expectBursts.toFixed(0)}`)
+      // Bernoulli loss of the same average would make bursts of 1 ÷ (1 − 0.074) ≈ 1.08 packets: these are bursts.
+      assert.ok(mean > 2)
+    })
+
     it('duplication in both directions (dup.up=5%, dup.down=2%)', async () => {
       await withLink('dup.up=5%,dup.down=2%', async link => {
         const [up, down] = await Promise.all([udpFlow(link, 'up', FLOW), udpFlow(link, 'down', FLOW)])
