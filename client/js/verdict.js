@@ -143,6 +143,11 @@
 
   function fmt (x) { return x >= 10 ? x.toFixed(0) : x >= 1.95 ? x.toFixed(1) : x.toFixed(2) }
 
+  // A comparison before its verdict: the sides' names, the rules, no ratio yet, no flags.
+  function unjudged (a, b, r) {
+    return { a: a.name, b: b.name, verdict: null, ratio: NaN, low: NaN, high: NaN, flags: [], rules: r }
+  }
+
   // The verdict of an interval of a ratio (a over b: above 1, b is the faster), by the rules.
   function decide (interval, r) {
     if (interval.low >= 1 / (1 + r.tolerance) && interval.high <= 1 + r.tolerance) return 'no difference'
@@ -169,19 +174,11 @@
     const o = options || {}
     const r = Object.assign({}, RULES, o.rules || {})
     const lists = [[a.name + ' before', finite(a.before || [])], [a.name, finite(a.after || [])], [b.name + ' before', finite(b.before || [])], [b.name, finite(b.after || [])]]
-    const out = {
-      a: a.name,
-      b: b.name,
-      verdict: null,
-      ratio: NaN,
-      low: NaN,
-      high: NaN,
+    const out = Object.assign(unjudged(a, b, r), {
       slowdown: [NaN, NaN],
       n: [lists[1][1].length, lists[3][1].length],
-      failed: [a.failed || 0, b.failed || 0],
-      flags: [],
-      rules: r
-    }
+      failed: [a.failed || 0, b.failed || 0]
+    })
     lists.forEach(function (l) {
       const d = drift(l[1], r)
       if (d.drifting) out.flags.push(l[0] + ' drifts: each run ' + d.direction + ' than the last (Mann-Kendall p = ' + d.p.toFixed(3) + ')')
@@ -215,20 +212,12 @@
     const r = Object.assign({}, RULES, o.rules || {})
     const sa = finite(a.samples || [])
     const sb = finite(b.samples || [])
-    const out = {
-      a: a.name,
-      b: b.name,
-      verdict: null,
-      ratio: NaN,
-      low: NaN,
-      high: NaN,
+    const out = Object.assign(unjudged(a, b, r), {
       n: [sa.length, sb.length],
       failed: [a.failed || 0, b.failed || 0],
       drift: [drift(sa, r), drift(sb, r)],
-      workload: compareWorkload(o.ours || a.workload, o.source, o.mustMatch),
-      flags: [],
-      rules: r
-    }
+      workload: compareWorkload(o.ours || a.workload, o.source, o.mustMatch)
+    })
     out.drift.forEach(function (d, i) {
       if (d.drifting) out.flags.push((i ? b.name : a.name) + ' drifts: each run ' + d.direction + ' than the last (Mann-Kendall p = ' + d.p.toFixed(3) + ')')
     })

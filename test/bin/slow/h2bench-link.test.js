@@ -5,7 +5,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
-const { unavailableReason } = require('../../../link/namespace')
+const { unavailableReason, PRIVATE_ENV, USERNS_ENV } = require('../../../link/namespace')
 const { ensureH3get } = require('../../../tools/h3get/build')
 
 const CLI = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-link.js')
@@ -158,8 +158,12 @@ describe('h2bench-link (the command)', function () {
     fs.chmodSync(dir, 0o777)
     try {
       const r = await new Promise(resolve => {
+        // A user starting it afresh: without the marks of the namespace npm test runs in.
+        const env = { ...process.env, HOME: dir, H2BENCH_CERTS_DIR: dir }
+        delete env[PRIVATE_ENV]
+        delete env[USERNS_ENV]
         const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath, CLI, '--json', 'rtt=20ms', '--',
-          process.execPath, '-e', CLIENT], { env: { ...process.env, HOME: dir, H2BENCH_CERTS_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+          process.execPath, '-e', CLIENT], { env, stdio: ['ignore', 'pipe', 'pipe'] })
         let stdout = ''
         let stderr = ''
         child.stdout.on('data', d => { stdout += d })
