@@ -42,6 +42,8 @@ Spec: a preset (see --list), key=value items, or a preset with overrides:
   loss | dup | corrupt | reorder [.up|.down]   percent, 0…100 (reorder needs a delay)
   gemodel[.up|.down]       bursty loss, netem's Gilbert-Elliott: P[/R[/1-H[/1-K]]] in percent
                            (into bursts, out of them (100%), lost in them (100%), between (0%))
+  drop[.up|.down]          scheduled drops: N-M, the packets of index N to M (from 0)
+  outage[.up|.down]        ON/OFF: up for ON, dark for OFF, repeating (5s/2s: a blackhole)
   trace[.up|.down]         a mahimahi packet-delivery trace file instead of a rate
 
 Options:

@@ -33,8 +33,9 @@ function formatStats (stats) {
   for (const [label, get] of ROWS) {
     lines.push(`${label.padEnd(width)}  ${String(count(get(stats.up))).padStart(22)}  ${String(count(get(stats.down))).padStart(22)}`)
   }
-  const errors = ['overflow_dropped', 'write_errors'].filter(k => stats.up[k] || stats.down[k])
-  for (const k of errors) lines.push(`${k.replace('_', ' ').padEnd(width)}  ${String(stats.up[k]).padStart(22)}  ${String(stats.down[k]).padStart(22)}`)
+  // Rows that only some links have (scheduled drops, outages) and errors: shown when not 0.
+  const errors = ['scheduled_dropped', 'blackholed', 'overflow_dropped', 'write_errors'].filter(k => stats.up[k] || stats.down[k])
+  for (const k of errors) lines.push(`${({ scheduled_dropped: 'dropped: scheduled', blackholed: 'dropped: outage' }[k] || k.replace('_', ' ')).padEnd(width)}  ${String(stats.up[k]).padStart(22)}  ${String(stats.down[k]).padStart(22)}`)
   return lines.join('\n')
 }
 

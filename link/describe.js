@@ -48,7 +48,7 @@ function perDirection (link, text, shown = () => true) {
 function isUnimpaired (link) {
   return DIRECTIONS.every(dir => {
     const d = link[dir]
-    return d.delayUs === 0 && d.jitterUs === 0 && !hasBottleneck(d) && d.loss === 0 && !d.gemodel && d.dup === 0 && d.corrupt === 0 && d.reorder === 0
+    return d.delayUs === 0 && d.jitterUs === 0 && !hasBottleneck(d) && d.loss === 0 && !d.gemodel && !d.drop && !d.outage && d.dup === 0 && d.corrupt === 0 && d.reorder === 0
   })
 }
 
@@ -82,6 +82,8 @@ function describeLink (link) {
       }, d => Boolean(d.gemodel))}`)
     }
   }
+  if (up.drop || down.drop) parts.push(`packets ${perDirection(link, d => d.drop ? `${d.drop.from}–${d.drop.from + d.drop.count - 1} dropped` : '', d => Boolean(d.drop))}`)
+  if (up.outage || down.outage) parts.push(`outages ${perDirection(link, d => d.outage ? `(up ${fmtTime(d.outage.onUs)}, dark ${fmtTime(d.outage.offUs)}, repeating)` : '', d => Boolean(d.outage))}`)
   return prefix + parts.join(', ')
 }
 

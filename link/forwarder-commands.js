@@ -30,6 +30,11 @@ function forwarderCommands (link) {
       // Gilbert-Elliott loss: ge=0 turns it off (a link changed from one with it).
       ge: d.gemodel ? 1 : 0,
       ...(d.gemodel ? { ge_p: num(d.gemodel.p), ge_r: num(d.gemodel.r), ge_bad: num(d.gemodel.badLoss), ge_good: num(d.gemodel.goodLoss) } : {}),
+      // Scheduled drops and outages: a count or dark period of 0 is none (a link changed from one with them).
+      ...(d.drop ? { drop_from: d.drop.from } : {}),
+      drop_count: d.drop ? d.drop.count : 0,
+      ...(d.outage ? { outage_on_us: d.outage.onUs } : {}),
+      outage_off_us: d.outage ? d.outage.offUs : 0,
       trace: d.trace ? d.trace.path : '-'
     }
     return `set ${dir} ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}`

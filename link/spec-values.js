@@ -115,4 +115,25 @@ function gemodelMeans ({ p, r, badLoss, goodLoss }) {
   return { loss: bad * badLoss + (1 - bad) * goodLoss, badShare: bad, meanBadPackets: 1 / r }
 }
 
-module.exports = { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, num, DIRECTIONS, MAX_DELAY_US }
+// Scheduled drops: drop=N-M, the packets of index N to M (inclusive; counted from 0 in each direction since the
+// link started or its seed was set), as the QUIC interop runner drops chosen packets. → { from, count }.
+function parseDropRange (key, raw) {
+  const m = /^(\d{1,12})\s*-\s*(\d{1,12})$/.exec(raw)
+  if (!m) fail(key, `"${raw}" is not a range of packets; write ${key}=N-M (packet indexes from 0, N ≤ M), e.g. ${key}=0-2`)
+  const [from, to] = [Number(m[1]), Number(m[2])]
+  if (to < from) fail(key, `"${raw}": the range ends before it starts; write N-M with N ≤ M`)
+  return { from, count: to - from + 1 }
+}
+
+// Outages: outage=ON/OFF, the link up for ON, then dark for OFF (every packet dropped), repeating from when it
+// was set: the interop runner's blackhole is outage=5s/2s. → { onUs, offUs }.
+function parseOutage (key, raw) {
+  const parts = raw.split('/').map(t => t.trim())
+  if (parts.length !== 2 || parts.some(t => !t)) fail(key, `"${raw}" is not ON/OFF; write ${key}=5s/2s (up 5 s, then dark 2 s, repeating)`)
+  const onUs = parseTime(key, parts[0], 3600e6)
+  const offUs = parseTime(key, parts[1], 3600e6)
+  if (onUs === 0 || offUs === 0) fail(key, `"${raw}": both periods must be longer than 0 (up, then dark); write e.g. ${key}=5s/2s`)
+  return { onUs, offUs }
+}
+
+module.exports = { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }

@@ -7,7 +7,7 @@
 //
 //   SPEC  := PRESET | ITEM {, ITEM} | PRESET {, ITEM}
 //   ITEM  := KEY=VALUE, KEY is rtt | up | down | NAME | NAME.up | NAME.down
-//            with NAME one of delay jitter queue loss gemodel dup corrupt reorder trace
+//            with NAME one of delay jitter queue loss gemodel drop outage dup corrupt reorder trace
 //
 // A NAME without suffix sets both directions; within one layer (the preset's
 // items, then the user's) NAME.up / NAME.down wins over NAME, whatever the
@@ -22,7 +22,7 @@
 
 const { LINK_PRESETS, presetByName } = require('./presets')
 const { LinkSpecError, fail } = require('./spec-error')
-const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
+const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, parseDropRange, parseOutage, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
 const { parseTrace } = require('./trace-file')
 const { describeLink, fmtTime } = require('./describe')
 
@@ -31,9 +31,9 @@ const { describeLink, fmtTime } = require('./describe')
 // rate or a trace builds a queue; without one the limit is unused.
 const DEFAULT_QUEUE_PACKETS = 1000
 
-const DIRECTIONAL = ['delay', 'jitter', 'queue', 'loss', 'gemodel', 'dup', 'corrupt', 'reorder', 'trace']
+const DIRECTIONAL = ['delay', 'jitter', 'queue', 'loss', 'gemodel', 'drop', 'outage', 'dup', 'corrupt', 'reorder', 'trace']
 const KNOWN_KEYS = ['rtt', 'down', 'up', ...DIRECTIONAL.flatMap(k => [k, `${k}.up`, `${k}.down`])]
-const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, dup, corrupt, reorder, trace (all but rtt, down and up also as KEY.up / KEY.down)`
+const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, drop, outage, dup, corrupt, reorder, trace (all but rtt, down and up also as KEY.up / KEY.down)`
 
 // Distance between two short strings, for "did you mean".
 function editDistance (a, b) {
@@ -85,6 +85,8 @@ function parseItem (item, cwd, from) {
   else if (base === 'queue') value = parseQueue(key, raw)
   else if (base === 'trace') value = parseTrace(key, raw, cwd)
   else if (base === 'gemodel') value = parseGemodel(key, raw)
+  else if (base === 'drop') value = parseDropRange(key, raw)
+  else if (base === 'outage') value = parseOutage(key, raw)
   else value = parsePercent(key, raw)
   return { ...out, param: base, scope, value }
 }
@@ -153,6 +155,10 @@ function resolveDirection (layers, dir) {
     failItem(ge, `the ${dir} direction has a random loss already (${loss.key}=${loss.raw}); a direction takes one loss model, loss or gemodel, drop one`)
   }
   if (ge) out.gemodel = ge.value // only where set: a direction without one reads as it always has
+  const drop = pick(layers, 'drop', dir)
+  if (drop) out.drop = drop.value
+  const outage = pick(layers, 'outage', dir)
+  if (outage) out.outage = outage.value
   const delay = pick(layers, 'delay', dir)
   const delayText = `the ${dir} delay of ${fmtTime(out.delayUs)}${delay ? ` (${delay.key}=${delay.raw})` : ' (none set)'}`
   if (out.jitterUs > out.delayUs) {

@@ -5,6 +5,7 @@
  * client network namespace by link/namespace.js) and the servers' (left on the
  * lanes' side). Each direction is an emulated link, in this order:
  *
+ *   scheduled drops (packets n…m) → outages (dark periods) →
  *   loss (Bernoulli, or Gilbert-Elliott as netem's gemodel) → duplication → corruption (one bit flipped after the IP
  *   header, so the receiver's TCP/UDP checksum throws the packet away) →
  *   bottleneck: droptail queue + fixed rate, or a mahimahi delivery trace →
@@ -14,7 +15,8 @@
  * Control is a line protocol on stdin (one reply line each on stdout):
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
  *                loss=F dup=F corrupt=F reorder=F trace=PATH|-
- *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F           → ok | error …
+ *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F
+ *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N → ok | error …
  *   seed N        every random decision from seed N, packet indexes from 0 → ok
  *   stats [reset]                                                 → one JSON line (with the seed)
  *   quit
@@ -161,6 +163,10 @@ typedef struct {
   /* Gilbert-Elliott loss (netem's gemodel): p good → bad, r bad → good, the loss
    * probability in each state (1-h, 1-k); ge_bad_state: the state now. */
   int ge_on, ge_bad_state; double ge_p, ge_r, ge_bad, ge_good;
+  /* Scheduled drops: packets drop_from … drop_from + drop_count − 1 (by index since the seed). */
+  uint64_t drop_from, drop_count;
+  /* Outages: from bh_base on, up for bh_on ns, then dark for bh_off ns, repeating (0: never dark). */
+  uint64_t bh_on, bh_off, bh_base;
   uint64_t *trace; size_t trace_len; uint64_t trace_period_ms; uint64_t trace_base;
   /* bottleneck: departure times of the packets not yet sent (a ring) */
   uint64_t *fifo_depart; int *fifo_len; size_t fifo_cap, fifo_head, fifo_count; uint64_t fifo_bytes;
@@ -168,7 +174,7 @@ typedef struct {
   uint64_t opp; int opp_left; /* trace: opportunity index, bytes left in it */
   /* counters */
   uint64_t in_packets, in_bytes, out_packets, out_bytes, lost, queue_dropped, duplicated, corrupted,
-           reordered, overflow_dropped, write_errors;
+           reordered, overflow_dropped, write_errors, scheduled_dropped, blackholed;
   uint64_t index; /* packets in since the seed was set: the draws' packet index (stats reset leaves it) */
   hist_t qdelay, late;
 } dir_t;
@@ -267,6 +273,8 @@ static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
   uint64_t index = d->index++;
   d->in_packets++;
   d->in_bytes += (uint64_t)len;
+  if (d->drop_count && index >= d->drop_from && index - d->drop_from < d->drop_count) { d->scheduled_dropped++; return; }
+  if (d->bh_off && (now - d->bh_base) % (d->bh_on + d->bh_off) >= d->bh_on) { d->blackholed++; return; }
   if (d->ge_on) {
     /* As netem's loss_gilb_ell: the state moves, then this packet is lost with
      * the probability of the state it arrived in. */
@@ -366,6 +374,10 @@ static int apply_set (char *args, char *err, size_t errlen) {
     else if (!strcmp(k, "ge_bad")) d->ge_bad = x;
     else if (!strcmp(k, "ge_good")) d->ge_good = x;
     else if (!strcmp(k, "ge")) d->ge_on = x > 0;
+    else if (!strcmp(k, "drop_from")) d->drop_from = (uint64_t)x;
+    else if (!strcmp(k, "drop_count")) d->drop_count = (uint64_t)x;
+    else if (!strcmp(k, "outage_on_us")) { d->bh_on = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
+    else if (!strcmp(k, "outage_off_us")) { d->bh_off = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
     else { snprintf(err, errlen, "set: unknown key %s", k); return -1; }
   }
   if (d->jitter > d->delay) d->jitter = d->delay;
@@ -386,14 +398,15 @@ static void print_stats (int reset) {
     fifo_purge(d, now);
     printf("%s\"%s\":{\"in_packets\":%llu,\"in_bytes\":%llu,\"out_packets\":%llu,\"out_bytes\":%llu,"
            "\"lost\":%llu,\"queue_dropped\":%llu,\"duplicated\":%llu,\"corrupted\":%llu,\"reordered\":%llu,"
-           "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,",
+           "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"scheduled_dropped\":%llu,\"blackholed\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,",
            i ? "," : "", i ? "down" : "up",
            (unsigned long long)d->in_packets, (unsigned long long)d->in_bytes,
            (unsigned long long)d->out_packets, (unsigned long long)d->out_bytes,
            (unsigned long long)d->lost, (unsigned long long)d->queue_dropped,
            (unsigned long long)d->duplicated, (unsigned long long)d->corrupted,
            (unsigned long long)d->reordered, (unsigned long long)d->overflow_dropped,
-           (unsigned long long)d->write_errors, (unsigned long long)d->fifo_count,
+           (unsigned long long)d->write_errors, (unsigned long long)d->scheduled_dropped, (unsigned long long)d->blackholed,
+           (unsigned long long)d->fifo_count,
            (unsigned long long)d->fifo_bytes);
     print_hist("queue_delay_ms", &d->qdelay);
     printf(",");
@@ -402,6 +415,7 @@ static void print_stats (int reset) {
     if (reset) {
       d->in_packets = d->in_bytes = d->out_packets = d->out_bytes = d->lost = d->queue_dropped = 0;
       d->duplicated = d->corrupted = d->reordered = d->overflow_dropped = d->write_errors = 0;
+      d->scheduled_dropped = d->blackholed = 0;
       memset(&d->qdelay, 0, sizeof d->qdelay);
       memset(&d->late, 0, sizeof d->late);
     }

@@ -260,7 +260,7 @@ describe('link spec errors', () => {
 
   it('unknown key, with the known keys and a suggestion', () => {
     const err = rejects('lost=1%', 'lost', /unknown key "lost"/, /did you mean "loss"/)
-    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, dup, corrupt, reorder, trace/)
+    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, drop, outage, dup, corrupt, reorder, trace/)
     rejects('rate=1mbit', 'rate', /down=<rate>/, /up=<rate>/)
     rejects('rate.down=1mbit', 'rate.down', /down=<rate>/)
     rejects('down.up=1mbit', 'down.up', /unknown key/)
@@ -399,15 +399,15 @@ describe('mahimahi traces', () => {
 describe('forwarderCommands', () => {
   it('Regular 3G', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('Regular 3G')), [
-      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 trace=-',
-      'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 trace=-'
+      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
+      'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-'
     ])
   })
 
   it('quic-loss-corrupt', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('quic-loss-corrupt')), [
-      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 trace=-',
-      'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 ge=0 trace=-'
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
+      'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-'
     ])
   })
 
@@ -415,8 +415,8 @@ describe('forwarderCommands', () => {
     const file = traceFile('cmd.trace', '1\n2\n')
     const link = parseLinkSpec(`rtt=30ms,jitter.down=2ms,up=1mbit,queue.up=64KiB,queue.down=unlimited,trace.down=${file},loss.up=0.1234567%,reorder.down=33.3333333%`)
     assert.deepEqual(forwarderCommands(link), [
-      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 trace=-',
-      `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 ge=0 trace=${file}`
+      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
+      `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 ge=0 drop_count=0 outage_off_us=0 trace=${file}`
     ])
   })
 })
@@ -442,11 +442,26 @@ describe('describeLink', () => {
     assert.deepEqual(parseLinkSpec('gemodel=5%/20%/80%/1%').up.gemodel, { p: 0.05, r: 0.2, badLoss: 0.8, goodLoss: 0.01 })
     assert.match(l.description, /bursty loss \(Gilbert-Elliott: into bursts 1 %, out 30 %, lost in bursts 100 %, between 0 %; 3\.2\d* % on average, bursts of 3\.33 packets\) down/)
     assert.match(forwarderCommands(l)[1], / ge=1 ge_p=0\.01 ge_r=0\.3 ge_bad=1 ge_good=0/)
-    assert.match(forwarderCommands(l)[0], / ge=0 /)
+    assert.match(forwarderCommands(l)[0], / ge=0 drop_count=0 outage_off_us=0 /)
     assert.throws(() => parseLinkSpec('loss.down=1%,gemodel.down=1%'), /gemodel.down: the down direction has a random loss already \(loss.down=1%\); a direction takes one loss model/)
     assert.throws(() => parseLinkSpec('gemodel=1%/2%/3%/4%/5%'), /is not P\[\/R\[\/1-H\[\/1-K\]\]\]/)
     assert.throws(() => parseLinkSpec('gemodel=0%'), /never loses a packet/)
     assert.throws(() => parseLinkSpec('gemodel=1%/0%'), /never leaves the bad state/)
     assert.throws(() => parseLinkSpec('gemodel=1%/200%'), /200% is above 100%/)
+  })
+
+  it('drop=N-M (packets by index) and outage=ON/OFF (dark periods, repeating): in words and as forwarder lines', () => {
+    const { forwarderCommands } = require('../../link/forwarder-commands')
+    const l = parseLinkSpec('rtt=20ms,drop.down=100-199,outage.up=5s/2s')
+    assert.deepEqual(l.down.drop, { from: 100, count: 100 })
+    assert.deepEqual(l.up.outage, { onUs: 5e6, offUs: 2e6 })
+    assert.match(l.description, /packets 100–199 dropped down, outages \(up 5000 ms, dark 2000 ms, repeating\) up/)
+    const [up, down] = forwarderCommands(l)
+    assert.match(down, / drop_from=100 drop_count=100 outage_off_us=0 /)
+    assert.match(up, / drop_count=0 outage_on_us=5000000 outage_off_us=2000000 /)
+    assert.throws(() => parseLinkSpec('drop=5-2'), /the range ends before it starts/)
+    assert.throws(() => parseLinkSpec('drop=abc'), /is not a range of packets; write drop=N-M/)
+    assert.throws(() => parseLinkSpec('outage=5s'), /is not ON\/OFF; write outage=5s\/2s/)
+    assert.throws(() => parseLinkSpec('outage=5s/0s'), /both periods must be longer than 0/)
   })
 })

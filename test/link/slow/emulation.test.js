@@ -319,6 +319,37 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
       assert.ok(mean > 2)
     })
 
+    it('scheduled drops (drop.down=100-199): exactly those packets, by index since the seed, and counted', async () => {
+      const flow = await withLink('drop.down=100-199', async link => {
+        await link.seed(1)
+        const f = await udpFlow(link, 'down', { count: 1000, size: 200, burst: 2, intervalMs: 1 })
+        return { ...f, stats: await link.stats() }
+      })
+      const got = new Set(flow.seqs)
+      const lost = Array.from({ length: 1000 }, (_, i) => i).filter(i => !got.has(i))
+      assert.deepEqual(lost, Array.from({ length: 100 }, (_, i) => 100 + i))
+      assert.equal(flow.stats.down.scheduled_dropped, 100)
+    })
+
+    it('outages (outage.down=1s/500ms): dark for 500 ms after every second up, every packet of a dark period dropped', async () => {
+      const flow = await withLink('outage.down=1s/500ms', async link => {
+        const f = await udpFlow(link, 'down', { count: 2800, size: 200, burst: 1, intervalMs: 1 })
+        return { ...f, stats: await link.stats() }
+      })
+      const got = new Set(flow.seqs)
+      const lost = Array.from({ length: 2800 }, (_, i) => i).filter(i => !got.has(i))
+      const runs = []
+      for (let i = 0; i < lost.length; i++) {
+        if (i && lost[i] === lost[i - 1] + 1) runs[runs.length - 1].n++
+        else runs.push({ at: lost[i], n: 1 })
+      }
+      note(`dark runs (first datagram, length, at 1 datagram a ms): ${runs.map(r => `${r.at}+${r.n}`).join(', ')}; the forwarder counted ${flow.stats.down.blackholed}`)
+      // The flow started some ms after the link was set: every dark period lasts 500 ms (one period, maybe two, in 2.8 s).
+      assert.ok(runs.length >= 1 && runs.length <= 2, JSON.stringify(runs))
+      for (const r of runs.filter(q => q.at > 0 && q.at + q.n < 2800)) assert.ok(Math.abs(r.n - 500) <= 25, JSON.stringify(r))
+      assert.equal(flow.stats.down.blackholed, lost.length)
+    })
+
     it('duplication in both directions (dup.up=5%, dup.down=2%)', async () => {
       await withLink('dup.up=5%,dup.down=2%', async link => {
         const [up, down] = await Promise.all([udpFlow(link, 'up', FLOW), udpFlow(link, 'down', FLOW)])
