@@ -78,7 +78,7 @@ function describeLink (link) {
         if (!d.gemodel) return ''
         const g = d.gemodel
         const m = gemodelMeans(g)
-        return `(Gilbert-Elliott: into bursts ${fmtPercent(g.p)}, out ${fmtPercent(g.r)}, lost in bursts ${fmtPercent(g.badLoss)}, between ${fmtPercent(g.goodLoss)}; ${fmtPercent(m.loss)} on average, bursts of ${+m.meanBadPackets.toPrecision(3)} packets)`
+        return `(Gilbert-Elliott: into bursts ${fmtPercent(g.p)}, out ${fmtPercent(g.r)}, lost in bursts ${fmtPercent(g.badLoss)}, between ${fmtPercent(g.goodLoss)}; ${+(m.loss * 100).toPrecision(3)} % on average, bursts of ${+m.meanBadPackets.toPrecision(3)} packets)`
       }, d => Boolean(d.gemodel))}`)
     }
   }
