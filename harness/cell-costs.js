@@ -213,7 +213,10 @@ function costMeter (options) {
         lost: d.lost,
         queueDropped: d.queue_dropped,
         queueDelayP50Ms: d.queue_delay_ms.p50,
-        queueDelayP99Ms: d.queue_delay_ms.p99
+        queueDelayP99Ms: d.queue_delay_ms.p99,
+        // How late the forwarder released packets against its schedule (its own lateness, not the link's).
+        lateP99Ms: d.late_ms.p99,
+        lateMaxMs: d.late_ms.max
       })
       const out = {
         wallMs: +wallMs.toFixed(1),

@@ -248,6 +248,8 @@ async function openLoad (opts, { log = () => {} } = {}) {
   return {
     plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })),
     running: servers ? servers.running : null,
+    // The priority the link's forwarder runs at (real-time where allowed), or null without a link.
+    forwarderPriority: session ? session.opened.forwarder.priority || null : null,
     links,
     measure,
     async close () {

@@ -64,7 +64,7 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, 
   }
   if (!opts.lanes.length) return []
   const load = await openLoad(opts, { log: line => log(`  ${line}`) })
-  onServers(load.running)
+  onServers(load.running, load.forwarderPriority)
   const per = new Map() // lane → runs
   let linkInfo = null
   try {

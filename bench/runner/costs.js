@@ -28,7 +28,10 @@ function sumCosts (records) {
     packets: sum(r => r.link && r.link[d].packets),
     lost: sum(r => r.link && r.link[d].lost),
     queueDropped: sum(r => r.link && r.link[d].queueDropped),
-    queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0))
+    queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0)),
+    // The forwarder's own lateness, worst over the runs (records from before it was kept have none).
+    lateP99Ms: Math.max(...list.map(r => r.link ? r.link[d].lateP99Ms ?? 0 : 0)),
+    lateMaxMs: Math.max(...list.map(r => r.link ? r.link[d].lateMaxMs ?? 0 : 0))
   })
   const tcp = side => has(r => r.tcp[side]) ? {
     retransmitted: sum(r => r.tcp[side] && r.tcp[side].retransmitted),

@@ -7,7 +7,7 @@ const { edgeEnvironment } = require('../../harness/start-lanes')
 
 const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 
-function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge }) {
+function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null }) {
   const machine = environmentRecord({ commit })
   return {
     node: machine.node,
@@ -31,6 +31,7 @@ function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, 
     command: `npm run bench -- ${opts.argv.join(' ')}`,
     // Behind the link: the seed of its random decisions and whether every lane of a repeat shared it (bench/cells/helpers.js seedOf).
     ...(opts.networks.includes('link') && opts.seeding ? { linkSeed: opts.seeding.seed, pairedSeeds: opts.seeding.paired } : {}),
+    ...(forwarderPriority ? { forwarderPriority } : {}),
     ...(edge || edgeEnvironment(null))
   }
 }

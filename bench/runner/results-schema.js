@@ -28,7 +28,7 @@ const ENVIRONMENT = {
 // server (harness/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
 // browsers, firefox: runs before Firefox have neither (Chromium only).
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
-const OPTIONAL_ENVIRONMENT = { linkSeed: 'integer', pairedSeeds: 'boolean', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+const OPTIONAL_ENVIRONMENT = { linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',

@@ -86,6 +86,7 @@ async function run (opts, log) {
   log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
   const caddyBuild = await ensureEdge(opts.lanes, log)
   let edge = null
+  let forwarderPriority = null // the link's forwarder: real-time where allowed (link/forwarder/index.js)
   const results = []
   let browserName = null
   let firefoxName = null
@@ -106,6 +107,7 @@ async function run (opts, log) {
         userAgent = userAgent || env.userAgent
       }
       edge = edge || edgeEnvironment(env.running, caddyBuild)
+      if (env.link) forwarderPriority = forwarderPriority || env.link.opened.forwarder.priority || null
       log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
       return env
     }
@@ -129,7 +131,10 @@ async function run (opts, log) {
         let rows
         if (OWN_SERVERS.has(experiment.kind)) {
           rows = await RUNNERS[experiment.kind]({
-            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, onServers: running => { edge = edge || edgeEnvironment(running, caddyBuild) }
+            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, onServers: (running, priority) => {
+              edge = edge || edgeEnvironment(running, caddyBuild)
+              forwarderPriority = forwarderPriority || priority || null
+            }
           })
         } else {
           const e = await shared(entry)
@@ -157,7 +162,7 @@ async function run (opts, log) {
       if (env) await env.close()
     }
   }
-  const environment = environmentOf({ opts, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge })
+  const environment = environmentOf({ opts, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority })
   return { environment, results: withRatios(results), experiments }
 }
 

@@ -63,6 +63,14 @@ describe('npm run bench -- ab-vs-nghttp h2load-netem --network link --smoke (the
     for (const r of json.results) assert.deepEqual([...r.linkSeeds].sort(), [7000, 7001], `${r.experiment} ${r.lane} ${r.mode}`)
   })
 
+  it("the forwarder's priority is recorded, and with every row's costs its own lateness against its schedule", () => {
+    assert.match(json.environment.forwarderPriority, /^(real-time \(SCHED_FIFO 10\)|normal \(chrt refused: .+\))$/)
+    for (const r of json.results) {
+      const d = r.costs.link.down
+      assert.ok(d.lateP99Ms >= 0 && d.lateMaxMs >= d.lateP99Ms, `${r.experiment} ${r.lane} ${r.mode}: ${JSON.stringify(d)}`)
+    }
+  })
+
   it('ab-vs-nghttp: each lane its source tool; ab a connection per request, the others one connection for all', () => {
     const got = Object.fromEntries(rows('ab-vs-nghttp').map(r => [r.lane, r]))
     assert.deepEqual(Object.keys(got).sort(), ['h1', 'h2', 'h2e', 'h2n', 'h3'])
