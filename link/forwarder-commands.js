@@ -7,6 +7,8 @@
 const { LinkSpecError } = require('./spec-error')
 const { num, DIRECTIONS } = require('./spec-values')
 
+const AQM_CODES = { codel: 1, fq_codel: 2, pie: 3 }
+
 // One `set` line per direction for the forwarder's stdin (see the header of
 // link/forwarder/forwarder.c): rate_bps=0 is no limit, queue_packets and
 // queue_bytes both 0 an unlimited queue, fractions 0…1, trace=- none.
@@ -35,6 +37,15 @@ function forwarderCommands (link) {
       drop_count: d.drop ? d.drop.count : 0,
       ...(d.outage ? { outage_on_us: d.outage.onUs } : {}),
       outage_off_us: d.outage ? d.outage.offUs : 0,
+      // The queue discipline (0 droptail, 1 CoDel, 2 FQ-CoDel, 3 PIE) and ECN marking in place of drops.
+      aqm: d.aqm ? AQM_CODES[d.aqm.kind] : 0,
+      ...(d.aqm ? { aqm_target_us: d.aqm.targetUs, aqm_interval_us: d.aqm.intervalUs || 0 } : {}),
+      ecn: d.ecn ? 1 : 0,
+      // Drops of every flow's packets N…M (its first flight): a count of 0 is none.
+      ...(d.dropflow ? { flowdrop_from: d.dropflow.from } : {}),
+      flowdrop_count: d.dropflow ? d.dropflow.count : 0,
+      // Steps: AT_US:RATE_BPS:DELAY_US joined by ";", "k" keeps a value, a rate of 0 is unlimited; "-" none.
+      steps: d.steps ? d.steps.map(s => `${s.atUs}:${s.rateBps === undefined ? 'k' : s.rateBps || 0}:${s.delayUs === undefined ? 'k' : s.delayUs}`).join(';') : '-',
       trace: d.trace ? d.trace.path : '-'
     }
     return `set ${dir} ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}`

@@ -136,4 +136,76 @@ function parseOutage (key, raw) {
   return { onUs, offUs }
 }
 
-module.exports = { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }
+// Active queue management of a bottleneck, with Linux's defaults (sch_codel.c, sch_fq_codel.c, sch_pie.c; tc-codel(8),
+// tc-fq_codel(8), tc-pie(8)): CoDel target 5 ms, interval 100 ms; FQ-CoDel the same per flow, 1024 flow queues,
+// a quantum of 1514 bytes; PIE a 15 ms target delay, updated every 15 ms (alpha 0.125, beta 1.25). mahimahi's CoDel
+// and PIE use the same targets. aqm=codel[/TARGET[/INTERVAL]], fq_codel[/TARGET[/INTERVAL]], pie[/TARGET], droptail.
+const AQM_DEFAULTS = {
+  droptail: {},
+  codel: { targetUs: 5000, intervalUs: 100000 },
+  fq_codel: { targetUs: 5000, intervalUs: 100000 },
+  pie: { targetUs: 15000 }
+}
+// Linux's default limit of each queue, in packets (the queue key overrides it).
+const AQM_LIMITS = { droptail: 1000, codel: 1000, fq_codel: 10240, pie: 1000 }
+const AQM_HELP = 'write aqm=droptail, codel[/TARGET[/INTERVAL]] (Linux: 5ms/100ms), fq_codel[/TARGET[/INTERVAL]] (5ms/100ms) or pie[/TARGET] (15ms)'
+function parseAqm (key, raw) {
+  const [name, ...params] = raw.split('/').map(t => t.trim())
+  const kind = name.toLowerCase().replace('-', '_')
+  if (!(kind in AQM_DEFAULTS)) fail(key, `unknown queue discipline "${name}"; ${AQM_HELP}`)
+  const names = kind === 'pie' ? ['targetUs'] : kind === 'droptail' ? [] : ['targetUs', 'intervalUs']
+  if (params.some(t => !t)) fail(key, `"${raw}" has an empty parameter; ${AQM_HELP}`)
+  if (params.length > names.length) fail(key, `"${raw}" has ${params.length} parameter${params.length === 1 ? '' : 's'}, ${name} takes ${names.length ? `at most ${names.length}` : 'none'}; ${AQM_HELP}`)
+  const out = { kind, ...AQM_DEFAULTS[kind] }
+  params.forEach((t, i) => {
+    out[names[i]] = parseTime(key, t, 10e6)
+    if (out[names[i]] === 0) fail(key, `"${raw}": a ${names[i] === 'targetUs' ? 'target' : 'interval'} of 0 is not allowed; ${AQM_HELP}`)
+  })
+  return out
+}
+
+function parseSwitch (key, raw) {
+  const t = raw.toLowerCase()
+  if (t === 'on' || t === '1' || t === 'true') return true
+  if (t === 'off' || t === '0' || t === 'false') return false
+  fail(key, `"${raw}" is not on or off; write ${key}=on or ${key}=off`)
+}
+
+// Step changes of a direction's rate and delay at given times (a handover): step=AT/RATE[/DELAY], several joined by
+// ";", times from when the link was set, increasing. RATE "-" keeps the rate; a DELAY left out keeps the delay.
+// → [{ atUs, rateBps (undefined: kept; null: unlimited), delayUs (undefined: kept) }].
+const STEP_HELP = 'write step=AT/RATE[/DELAY], several joined by ";" (e.g. step.down=5s/1mbit/150ms;10s/20mbit/20ms): at AT after the link starts, the rate (or - to keep it) and the one-way delay'
+function parseSteps (key, raw) {
+  const steps = raw.split(';').map(t => t.trim())
+  if (steps.some(t => !t)) fail(key, `"${raw}" has an empty step; ${STEP_HELP}`)
+  if (steps.length > 64) fail(key, `${steps.length} steps; at most 64`)
+  let last = -1
+  return steps.map(text => {
+    const parts = text.split('/').map(t => t.trim())
+    if (parts.length < 2 || parts.length > 3 || parts.some(t => !t)) fail(key, `"${text}" is not AT/RATE[/DELAY]; ${STEP_HELP}`)
+    const atUs = parseTime(key, parts[0], 3600e6)
+    if (atUs <= last) fail(key, `"${raw}": step times must increase (${parts[0]} comes after a later or equal one)`)
+    last = atUs
+    const step = { atUs }
+    if (parts[1] !== '-') step.rateBps = parseRate(key, parts[1])
+    if (parts[2] !== undefined) step.delayUs = parseTime(key, parts[2], MAX_DELAY_US)
+    if (parts[1] === '-' && parts[2] === undefined) fail(key, `"${text}" changes nothing; ${STEP_HELP}`)
+    return step
+  })
+}
+
+// Competing flows started beside the measured traffic, through the same bottleneck: cross=FLOW[+FLOW…], each FLOW a
+// bulk TCP flow with a named congestion control (cubic, bbr, reno), a bulk QUIC flow (quic), or a web-like on/off flow
+// (web). The direction is the way its data goes (cross.down: lanes → client). → ['cubic', 'quic', …].
+const CROSS_FLOWS = ['cubic', 'bbr', 'reno', 'quic', 'web']
+function parseCross (key, raw) {
+  const flows = raw.split('+').map(t => t.trim().toLowerCase())
+  if (flows.some(f => !f)) fail(key, `"${raw}" has an empty flow; write ${key}=FLOW[+FLOW…] with FLOW one of ${CROSS_FLOWS.join(', ')}`)
+  for (const f of flows) {
+    if (!CROSS_FLOWS.includes(f)) fail(key, `unknown flow "${f}"; write ${key}=FLOW[+FLOW…] with FLOW one of ${CROSS_FLOWS.join(', ')} (bulk TCP with that congestion control, bulk QUIC, web-like on/off)`)
+  }
+  if (flows.length > 8) fail(key, `${flows.length} flows; at most 8 a direction`)
+  return flows
+}
+
+module.exports = { parseAqm, parseSwitch, parseSteps, parseCross, AQM_LIMITS, CROSS_FLOWS, parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }

@@ -7,7 +7,8 @@
 //
 //   SPEC  := PRESET | ITEM {, ITEM} | PRESET {, ITEM}
 //   ITEM  := KEY=VALUE, KEY is rtt | up | down | NAME | NAME.up | NAME.down
-//            with NAME one of delay jitter queue loss gemodel drop outage dup corrupt reorder trace
+//            with NAME one of delay jitter queue aqm ecn loss gemodel drop dropflow outage step dup corrupt
+//            reorder trace cross
 //
 // A NAME without suffix sets both directions; within one layer (the preset's
 // items, then the user's) NAME.up / NAME.down wins over NAME, whatever the
@@ -22,7 +23,7 @@
 
 const { LINK_PRESETS, presetByName } = require('./presets')
 const { LinkSpecError, fail } = require('./spec-error')
-const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, parseDropRange, parseOutage, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
+const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, parseDropRange, parseOutage, parseAqm, parseSwitch, parseSteps, parseCross, AQM_LIMITS, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
 const { parseTrace } = require('./trace-file')
 const { describeLink, fmtTime } = require('./describe')
 
@@ -31,9 +32,9 @@ const { describeLink, fmtTime } = require('./describe')
 // rate or a trace builds a queue; without one the limit is unused.
 const DEFAULT_QUEUE_PACKETS = 1000
 
-const DIRECTIONAL = ['delay', 'jitter', 'queue', 'loss', 'gemodel', 'drop', 'outage', 'dup', 'corrupt', 'reorder', 'trace']
+const DIRECTIONAL = ['delay', 'jitter', 'queue', 'aqm', 'ecn', 'loss', 'gemodel', 'drop', 'dropflow', 'outage', 'step', 'dup', 'corrupt', 'reorder', 'trace', 'cross']
 const KNOWN_KEYS = ['rtt', 'down', 'up', ...DIRECTIONAL.flatMap(k => [k, `${k}.up`, `${k}.down`])]
-const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, drop, outage, dup, corrupt, reorder, trace (all but rtt, down and up also as KEY.up / KEY.down)`
+const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross (all but rtt, down and up also as KEY.up / KEY.down)`
 
 // Distance between two short strings, for "did you mean".
 function editDistance (a, b) {
@@ -85,7 +86,11 @@ function parseItem (item, cwd, from) {
   else if (base === 'queue') value = parseQueue(key, raw)
   else if (base === 'trace') value = parseTrace(key, raw, cwd)
   else if (base === 'gemodel') value = parseGemodel(key, raw)
-  else if (base === 'drop') value = parseDropRange(key, raw)
+  else if (base === 'drop' || base === 'dropflow') value = parseDropRange(key, raw)
+  else if (base === 'aqm') value = parseAqm(key, raw)
+  else if (base === 'ecn') value = parseSwitch(key, raw)
+  else if (base === 'step') value = parseSteps(key, raw)
+  else if (base === 'cross') value = parseCross(key, raw)
   else if (base === 'outage') value = parseOutage(key, raw)
   else value = parsePercent(key, raw)
   return { ...out, param: base, scope, value }
@@ -135,7 +140,7 @@ function resolveDirection (layers, dir) {
     jitterUs: value('jitter', 0),
     rateBps: null,
     trace: null,
-    queue: value('queue', { packets: DEFAULT_QUEUE_PACKETS }),
+    queue: null,
     loss: value('loss', 0),
     dup: value('dup', 0),
     corrupt: value('corrupt', 0),
@@ -147,6 +152,34 @@ function resolveDirection (layers, dir) {
     const trace = l.get(`trace:${dir}`) || l.get('trace:both')
     if (rate) { out.rateBps = rate.value; break }
     if (trace) { out.trace = trace.value; break }
+  }
+  // The queue: droptail unless an AQM is named; its limit the queue key's, else the discipline's default (Linux's).
+  const aqm = pick(layers, 'aqm', dir)
+  const kind = aqm ? aqm.value.kind : 'droptail'
+  out.queue = value('queue', { packets: kind === 'droptail' ? DEFAULT_QUEUE_PACKETS : AQM_LIMITS[kind] })
+  if (aqm && kind !== 'droptail') out.aqm = aqm.value
+  const steps = pick(layers, 'step', dir)
+  if (steps) out.steps = steps.value
+  const rateSteps = (out.steps || []).some(s => s.rateBps !== undefined)
+  const limitingSteps = (out.steps || []).some(s => s.rateBps) // a step to a rate, not to unlimited
+  if (out.aqm && out.rateBps === null && !out.trace && !limitingSteps) {
+    failItem(aqm, `a queue discipline needs a bottleneck where packets queue, and the ${dir} direction has no rate; add ${dir}=<rate> (or a trace)`)
+  }
+  if (out.trace && rateSteps) {
+    failItem(steps, `the ${dir} direction's rate is its trace (${out.trace.path}); a step may change its delay only (write AT/-/DELAY)`)
+  }
+  const ecn = pick(layers, 'ecn', dir)
+  if (ecn && ecn.value) {
+    if (!out.aqm) failItem(ecn, `ECN marking needs a queue that marks: codel, fq_codel or pie (aqm.${dir}=…); a droptail queue only drops`)
+    out.ecn = true
+  }
+  const dropflow = pick(layers, 'dropflow', dir)
+  if (dropflow) out.dropflow = dropflow.value
+  const cross = pick(layers, 'cross', dir)
+  if (cross) out.cross = cross.value
+  // The bulk QUIC flow is a download (link/cross-quic.js): nothing on the lanes' side would receive and count an upload.
+  if (dir === 'up' && cross && cross.value.includes('quic')) {
+    failItem(cross, 'a quic cross flow runs down only (a download from the lanes\' side); write cross.down=quic, and for traffic up cubic, bbr, reno or web')
   }
   // One loss model a direction: random (loss) or bursty (gemodel), not both.
   const loss = pick(layers, 'loss', dir)

@@ -1,7 +1,8 @@
 'use strict'
 
-// Builds the forwarder (forwarder.c, one file, the C standard library only)
-// once per version of its source, into .cache/forwarder/<hash>/. `npm install`
+// Builds the forwarder (forwarder.c and its queue disciplines, aqm.c + aqm.h;
+// the C standard library only) once per version of its sources, into
+// .cache/forwarder/<hash>/. `npm install`
 // runs this (postinstall); the link builds it on first use if that did not.
 // Why C: measured against a Python forwarder of the same design (README,
 // "Packet-level link"), it is the one that keeps its added delay under a
@@ -13,7 +14,8 @@ const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
 const { BuildError } = require('../../common/errors')
 
-const SOURCE = path.join(__dirname, 'forwarder.c')
+const SOURCES = ['forwarder.c', 'aqm.c'].map(f => path.join(__dirname, f))
+const HEADERS = ['aqm.h'].map(f => path.join(__dirname, f))
 const CACHE = path.join(__dirname, '..', '..', '.cache', 'forwarder')
 
 
@@ -28,8 +30,9 @@ function findCompiler (env = process.env) {
 }
 
 function binaryPath () {
-  const hash = crypto.createHash('sha256').update(fs.readFileSync(SOURCE)).digest('hex').slice(0, 12)
-  return path.join(CACHE, hash, 'h2bench-forwarder')
+  const hash = crypto.createHash('sha256')
+  for (const file of [...SOURCES, ...HEADERS]) hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file))
+  return path.join(CACHE, hash.digest('hex').slice(0, 12), 'h2bench-forwarder')
 }
 
 // The path of a built forwarder, building it when missing.
@@ -38,13 +41,13 @@ function ensureForwarder () {
   if (fs.existsSync(out)) return out
   const cc = findCompiler()
   if (!cc) {
-    throw new BuildError('the packet-level link needs a C compiler to build its forwarder (link/forwarder/forwarder.c): ' +
+    throw new BuildError('the packet-level link needs a C compiler to build its forwarder (link/forwarder/*.c): ' +
       'install one (Debian/Ubuntu: apt-get install gcc) or set CC', { missing: true })
   }
   fs.mkdirSync(path.dirname(out), { recursive: true })
   const tmp = `${out}.${process.pid}.tmp`
   try {
-    execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-o', tmp, SOURCE, '-lm'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    execFileSync(cc, ['-O2', '-Wall', '-Wextra', '-o', tmp, ...SOURCES, '-lm'], { stdio: ['ignore', 'ignore', 'pipe'] })
   } catch (err) {
     throw new BuildError(`building the forwarder with ${cc} failed: ${String(err.stderr || err.message).trim()}`, { cause: err })
   }

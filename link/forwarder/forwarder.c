@@ -5,10 +5,11 @@
  * client network namespace by link/namespace.js) and the servers' (left on the
  * lanes' side). Each direction is an emulated link, in this order:
  *
- *   scheduled drops (packets n…m) → outages (dark periods) →
+ *   scheduled drops (packets n…m, or n…m of every flow) → outages (dark periods) →
  *   loss (Bernoulli, or Gilbert-Elliott as netem's gemodel) → duplication → corruption (one bit flipped after the IP
  *   header, so the receiver's TCP/UDP checksum throws the packet away) →
- *   bottleneck: droptail queue + fixed rate, or a mahimahi delivery trace →
+ *   bottleneck: a queue (droptail, or CoDel, FQ-CoDel or PIE: aqm.c) + a fixed rate
+ *   (changed at given times by steps), or a mahimahi delivery trace →
  *   propagation delay ± uniform jitter (order kept) or, for a reordered packet,
  *   no delay (netem's reorder: it overtakes the packets in flight).
  *
@@ -16,7 +17,9 @@
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
  *                loss=F dup=F corrupt=F reorder=F trace=PATH|-
  *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F
- *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N → ok | error …
+ *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N
+ *                aqm=0|1|2|3 aqm_target_us=N aqm_interval_us=N ecn=0|1
+ *                flowdrop_from=N flowdrop_count=N steps=AT_US:RATE|k:DELAY_US|k[;…]|- → ok | error …
  *   seed N        every random decision from seed N, packet indexes from 0 → ok
  *   stats [reset]                                                 → one JSON line (with the seed)
  *   quit
@@ -42,6 +45,7 @@
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
+#include "aqm.h"
 
 #define MAX_PACKET 65536
 #define TRACE_OPPORTUNITY_BYTES 1504 /* mahimahi: one MTU-sized delivery, TUN payload */
@@ -64,7 +68,7 @@ static uint64_t now_ns (void) {
  * or a jittered packet draws nothing from the other decisions' stream). So two
  * protocols given the same seed see the same packets lost. splitmix64's
  * finalizer mixes the inputs (Steele, Lea, Flood 2014). */
-enum { K_LOSS = 1, K_DUP, K_CORRUPT, K_CORRUPT_AT, K_CORRUPT_BIT, K_REORDER, K_JITTER, K_GE_MOVE, K_GE_LOSS };
+enum { K_LOSS = 1, K_DUP, K_CORRUPT, K_CORRUPT_AT, K_CORRUPT_BIT, K_REORDER, K_JITTER, K_GE_MOVE, K_GE_LOSS, K_PIE };
 static uint64_t seed_value = 0;
 static uint64_t mix64 (uint64_t z) {
   z += 0x9E3779B97F4A7C15ULL;
@@ -116,12 +120,6 @@ static uint64_t hist_pct (const hist_t *h, double q) {
 
 /* ---- packets and the release heap -------------------------------------- */
 
-typedef struct {
-  uint64_t release, seq;
-  int dir, len;
-  unsigned char data[];
-} packet_t;
-
 static packet_t **heap;
 static size_t heap_len, heap_cap;
 static uint64_t seq_counter, held_bytes;
@@ -156,6 +154,9 @@ static packet_t *heap_pop (void) {
 
 /* ---- one direction of the link ------------------------------------------ */
 
+#define MAX_STEPS 64
+#define NEVER UINT64_MAX
+
 typedef struct {
   /* configuration */
   uint64_t delay, jitter, rate_bps, queue_packets, queue_bytes;
@@ -165,16 +166,24 @@ typedef struct {
   int ge_on, ge_bad_state; double ge_p, ge_r, ge_bad, ge_good;
   /* Scheduled drops: packets drop_from … drop_from + drop_count − 1 (by index since the seed). */
   uint64_t drop_from, drop_count;
+  /* The same of every flow (5-tuple), by its packets' index in this direction: its first flight. */
+  uint64_t flowdrop_from, flowdrop_count;
+  uint64_t *flow_keys, *flow_counts; size_t flow_cap, flow_len;
   /* Outages: from bh_base on, up for bh_on ns, then dark for bh_off ns, repeating (0: never dark). */
   uint64_t bh_on, bh_off, bh_base;
+  /* Steps: at step_base + step_at[i], the rate (step_rate[i], -1 kept) and delay (step_delay[i], -1 kept) change. */
+  uint64_t step_base, step_at[MAX_STEPS]; int64_t step_rate[MAX_STEPS], step_delay[MAX_STEPS]; int step_n, step_next;
   uint64_t *trace; size_t trace_len; uint64_t trace_period_ms; uint64_t trace_base;
-  /* bottleneck: departure times of the packets not yet sent (a ring) */
+  /* droptail bottleneck: departure times of the packets not yet sent (a ring) */
   uint64_t *fifo_depart; int *fifo_len; size_t fifo_cap, fifo_head, fifo_count; uint64_t fifo_bytes;
   uint64_t last_depart, last_release;
   uint64_t opp; int opp_left; /* trace: opportunity index, bytes left in it */
+  /* An AQM (aqm.c): packets wait in it and leave when the link is free (service_at, NEVER when empty). */
+  aqm_t aqm; int aqm_kind; uint64_t aqm_target, aqm_interval; int ecn; uint64_t service_at;
   /* counters */
   uint64_t in_packets, in_bytes, out_packets, out_bytes, lost, queue_dropped, duplicated, corrupted,
-           reordered, overflow_dropped, write_errors, scheduled_dropped, blackholed;
+           reordered, overflow_dropped, write_errors, scheduled_dropped, blackholed, flow_dropped, steps_applied;
+  uint64_t aqm_dropped0, ecn_marked0; /* the AQM's counts at the last stats reset */
   uint64_t index; /* packets in since the seed was set: the draws' packet index (stats reset leaves it) */
   hist_t qdelay, late;
 } dir_t;
@@ -226,22 +235,19 @@ static uint64_t opp_at_or_after (const dir_t *d, uint64_t t) {
   return k;
 }
 
-/* The bottleneck: returns 0 and sets *depart and *start (when service starts),
- * or -1 when the droptail queue is full. */
-static int bottleneck (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_t *depart) {
-  if (!d->rate_bps && !d->trace) { *start = *depart = now; return 0; }
-  fifo_purge(d, now);
-  if (d->queue_packets && d->fifo_count >= d->queue_packets) return -1;
-  if (d->queue_bytes && d->fifo_bytes + (uint64_t)len > d->queue_bytes) return -1;
+/* The link sends a packet of `len` bytes whose turn comes at `now`: when its
+ * sending starts and when it has left (by the rate, the trace's opportunities,
+ * or at once without either). The link was idle if the last packet left by now. */
+static void serve (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_t *depart) {
   if (d->rate_bps) {
     uint64_t s = d->last_depart > now ? d->last_depart : now;
     uint64_t serial = (uint64_t)((double)len * 8.0 * 1e9 / (double)d->rate_bps + 0.5);
     *start = s;
     *depart = d->last_depart = s + serial;
-  } else {
+  } else if (d->trace) {
     /* mahimahi: each opportunity carries 1504 bytes; a packet may span several,
      * several small packets may share one; unused bytes of a past one are lost. */
-    if (!d->fifo_count && (d->opp_left == 0 || opp_time(d, d->opp) < now)) {
+    if (d->last_depart <= now && (d->opp_left == 0 || opp_time(d, d->opp) < now)) {
       uint64_t k = opp_at_or_after(d, now);
       if (k != d->opp || d->opp_left == 0) { d->opp = k; d->opp_left = TRACE_OPPORTUNITY_BYTES; }
     }
@@ -254,9 +260,39 @@ static int bottleneck (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_
       d->opp_left -= take;
     }
     *depart = d->last_depart = opp_time(d, d->opp);
+  } else {
+    *start = *depart = now > d->last_depart ? now : d->last_depart;
+    d->last_depart = *depart;
   }
+}
+
+/* When a trace's link can start sending at `t` (its next opportunity with bytes left); t for a rate. */
+static uint64_t next_start (const dir_t *d, uint64_t t) {
+  if (!d->trace) return t;
+  if (d->last_depart <= t && (d->opp_left == 0 || opp_time(d, d->opp) < t)) return opp_time(d, opp_at_or_after(d, t));
+  return opp_time(d, d->opp_left ? d->opp : d->opp + 1);
+}
+
+/* The droptail bottleneck: returns 0 and sets *depart and *start (when service starts),
+ * or -1 when the droptail queue is full. */
+static int bottleneck (dir_t *d, int len, uint64_t now, uint64_t *start, uint64_t *depart) {
+  if (!d->rate_bps && !d->trace) { *start = *depart = now; return 0; }
+  fifo_purge(d, now);
+  if (d->queue_packets && d->fifo_count >= d->queue_packets) return -1;
+  if (d->queue_bytes && d->fifo_bytes + (uint64_t)len > d->queue_bytes) return -1;
+  serve(d, len, now, start, depart);
   fifo_push(d, *depart, len);
   return 0;
+}
+
+/* Steps due by `t`: the rate and delay they set. */
+static void apply_steps (dir_t *d, uint64_t t) {
+  while (d->step_next < d->step_n && d->step_base + d->step_at[d->step_next] <= t) {
+    int i = d->step_next++;
+    if (d->step_rate[i] >= 0) d->rate_bps = (uint64_t)d->step_rate[i];
+    if (d->step_delay[i] >= 0) { d->delay = (uint64_t)d->step_delay[i]; if (d->jitter > d->delay) d->jitter = d->delay; }
+    d->steps_applied++;
+  }
 }
 
 static void flip_bit (unsigned char *data, int len, int dir, uint64_t index, int copy) {
@@ -268,12 +304,112 @@ static void flip_bit (unsigned char *data, int len, int dir, uint64_t index, int
   data[at] ^= (unsigned char)(1u << (draw(dir, index, K_CORRUPT_BIT, copy) % 8));
 }
 
+/* ---- flows: a packet's 5-tuple, hashed ------------------------------------ */
+
+/* The hash of a packet's protocol, addresses and (TCP, UDP) ports; the same for every packet of a flow in one direction. */
+static uint64_t flow_hash (const unsigned char *p, int len) {
+  uint64_t h = 0x6a09e667f3bcc909ULL;
+  int proto = -1, off = 0;
+  if (len >= 20 && (p[0] >> 4) == 4) {
+    proto = p[9]; off = (p[0] & 15) * 4;
+    for (int i = 12; i < 20; i++) h = mix64(h ^ p[i]);
+  } else if (len >= 40 && (p[0] >> 4) == 6) {
+    proto = p[6]; off = 40;
+    for (int i = 8; i < 40; i++) h = mix64(h ^ p[i]);
+  }
+  h = mix64(h ^ (uint64_t)(proto + 1));
+  if ((proto == 6 || proto == 17) && off + 4 <= len) h = mix64(h ^ ((uint64_t)p[off] << 24 | (uint64_t)p[off + 1] << 16 | (uint64_t)p[off + 2] << 8 | p[off + 3]));
+  return h;
+}
+
+/* This packet's index in its flow (0 for the flow's first), counted since the seed was set. */
+static uint64_t flow_index (dir_t *d, uint64_t key) {
+  if (key == 0) key = 1; /* 0 marks a free slot */
+  if (2 * (d->flow_len + 1) > d->flow_cap) {
+    size_t cap = d->flow_cap ? d->flow_cap * 2 : 1024;
+    uint64_t *keys = calloc(cap, sizeof *keys), *counts = calloc(cap, sizeof *counts);
+    if (!keys || !counts) { perror("calloc"); exit(1); }
+    for (size_t i = 0; i < d->flow_cap; i++) {
+      if (!d->flow_keys[i]) continue;
+      size_t j = d->flow_keys[i] & (cap - 1);
+      while (keys[j]) j = (j + 1) & (cap - 1);
+      keys[j] = d->flow_keys[i]; counts[j] = d->flow_counts[i];
+    }
+    free(d->flow_keys); free(d->flow_counts);
+    d->flow_keys = keys; d->flow_counts = counts; d->flow_cap = cap;
+  }
+  size_t j = key & (d->flow_cap - 1);
+  while (d->flow_keys[j] && d->flow_keys[j] != key) j = (j + 1) & (d->flow_cap - 1);
+  if (!d->flow_keys[j]) { d->flow_keys[j] = key; d->flow_len++; }
+  return d->flow_counts[j]++;
+}
+
+static void forget_flows (dir_t *d) {
+  if (d->flow_keys) memset(d->flow_keys, 0, d->flow_cap * sizeof *d->flow_keys);
+  if (d->flow_counts) memset(d->flow_counts, 0, d->flow_cap * sizeof *d->flow_counts);
+  d->flow_len = 0;
+}
+
+/* ---- after the bottleneck: corruption, delay, jitter, reordering ----------- */
+
+/* Packet p (copy `copy` of index p->index) leaves the bottleneck at `depart`: into the release heap. */
+static void emit (dir_t *d, packet_t *p, uint64_t depart) {
+  int dir = p->dir, c = p->copy;
+  uint64_t index = p->index;
+  if (chance_at(dir, index, K_CORRUPT, c, d->corrupt)) { flip_bit(p->data, p->len, dir, index, c); d->corrupted++; }
+  if (d->delay && chance_at(dir, index, K_REORDER, c, d->reorder)) {
+    p->release = depart;
+    d->reordered++;
+  } else {
+    uint64_t delay = d->delay;
+    if (d->jitter) delay = delay - d->jitter + (uint64_t)(unit_of(draw(dir, index, K_JITTER, c)) * (double)(2 * d->jitter));
+    p->release = depart + delay;
+    if (p->release < d->last_release) p->release = d->last_release; /* a link keeps order */
+    d->last_release = p->release;
+  }
+  heap_push(p);
+}
+
+static void free_packet (packet_t *p) {
+  held_bytes -= (uint64_t)p->len;
+  free(p);
+}
+
+/* Whether packets of this direction go through the AQM's queue: while it has one, and until what it holds has left. */
+static int queued_path (const dir_t *d) { return d->aqm_kind != AQM_DROPTAIL || d->aqm.packets; }
+
+/* Runs the AQM's queue in virtual time up to `upto`: each time the link is
+ * free and a packet waits, the discipline picks it (dropping or marking on the
+ * way), the link serves it. */
+static void aqm_advance (dir_t *d, uint64_t upto) {
+  while (d->service_at <= upto) {
+    uint64_t t = d->service_at;
+    apply_steps(d, t);
+    uint64_t s = next_start(d, t);
+    if (s > t) { d->service_at = s; continue; } /* a trace: wait for its next opportunity */
+    aqm_tick(&d->aqm, t);
+    packet_t *p = aqm_dequeue(&d->aqm, t);
+    if (!p) { d->service_at = NEVER; break; }
+    uint64_t start, depart;
+    serve(d, p->len, t, &start, &depart);
+    hist_add(&d->qdelay, start - p->arrival);
+    emit(d, p, depart);
+    d->service_at = d->aqm.packets ? (d->last_depart > t ? d->last_depart : t) : NEVER;
+  }
+  aqm_tick(&d->aqm, upto);
+}
+
 static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
   dir_t *d = &dirs[dir];
   uint64_t index = d->index++;
   d->in_packets++;
   d->in_bytes += (uint64_t)len;
+  apply_steps(d, now);
   if (d->drop_count && index >= d->drop_from && index - d->drop_from < d->drop_count) { d->scheduled_dropped++; return; }
+  if (d->flowdrop_count) {
+    uint64_t i = flow_index(d, flow_hash(buf, len));
+    if (i >= d->flowdrop_from && i - d->flowdrop_from < d->flowdrop_count) { d->flow_dropped++; return; }
+  }
   if (d->bh_off && (now - d->bh_base) % (d->bh_on + d->bh_off) >= d->bh_on) { d->blackholed++; return; }
   if (d->ge_on) {
     /* As netem's loss_gilb_ell: the state moves, then this packet is lost with
@@ -288,28 +424,32 @@ static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
   if (chance_at(dir, index, K_DUP, 0, d->dup)) { copies = 2; d->duplicated++; }
   for (int c = 0; c < copies; c++) {
     if (held_bytes + (uint64_t)len > MAX_HELD_BYTES) { d->overflow_dropped++; continue; }
-    uint64_t start, depart;
-    if (bottleneck(d, len, now, &start, &depart) < 0) { d->queue_dropped++; continue; }
-    hist_add(&d->qdelay, start - now);
     packet_t *p = malloc(sizeof *p + (size_t)len);
     if (!p) { perror("malloc"); exit(1); }
     memcpy(p->data, buf, (size_t)len);
     p->len = len;
     p->dir = dir;
     p->seq = seq_counter++;
-    if (chance_at(dir, index, K_CORRUPT, c, d->corrupt)) { flip_bit(p->data, len, dir, index, c); d->corrupted++; }
-    if (d->delay && chance_at(dir, index, K_REORDER, c, d->reorder)) {
-      p->release = depart;
-      d->reordered++;
-    } else {
-      uint64_t delay = d->delay;
-      if (d->jitter) delay = delay - d->jitter + (uint64_t)(unit_of(draw(dir, index, K_JITTER, c)) * (double)(2 * d->jitter));
-      p->release = depart + delay;
-      if (p->release < d->last_release) p->release = d->last_release; /* a link keeps order */
-      d->last_release = p->release;
-    }
+    p->index = index;
+    p->copy = c;
+    p->next = NULL;
+    p->arrival = now;
     held_bytes += (uint64_t)len;
-    heap_push(p);
+    if (queued_path(d)) {
+      aqm_advance(d, now); /* what the link sent before this packet arrived */
+      int overlimit;
+      uint32_t hash = d->aqm_kind == AQM_FQ_CODEL ? (uint32_t)flow_hash(buf, len) : 0;
+      int queued = aqm_enqueue(&d->aqm, p, now, unit_of(draw(dir, index, K_PIE, c)), hash, &overlimit) == 0;
+      d->queue_dropped += (uint64_t)overlimit; /* this packet, or FQ-CoDel's from its fattest flow */
+      if (!queued) { free_packet(p); continue; }
+      if (d->service_at == NEVER) d->service_at = d->last_depart > now ? d->last_depart : now;
+      aqm_advance(d, now); /* an idle link sends it at once */
+      continue;
+    }
+    uint64_t start, depart;
+    if (bottleneck(d, len, now, &start, &depart) < 0) { d->queue_dropped++; free_packet(p); continue; }
+    hist_add(&d->qdelay, start - now);
+    emit(d, p, depart);
   }
 }
 
@@ -340,6 +480,35 @@ static int load_trace (dir_t *d, const char *path, char *err, size_t errlen) {
   return 0;
 }
 
+/* steps=AT_US:RATE_BPS|k:DELAY_US|k[;…] (k: kept), or - for none; times from now. */
+static int parse_steps (dir_t *d, const char *v, char *err, size_t errlen) {
+  d->step_n = d->step_next = 0;
+  d->step_base = now_ns();
+  if (!strcmp(v, "-")) return 0;
+  const char *p = v;
+  while (*p) {
+    if (d->step_n == MAX_STEPS) { snprintf(err, errlen, "set: more than %d steps", MAX_STEPS); return -1; }
+    char *end;
+    int64_t f[3];
+    for (int i = 0; i < 3; i++) {
+      if (i && *p++ != ':') { snprintf(err, errlen, "set: steps=%s: each step is AT_US:RATE|k:DELAY_US|k", v); return -1; }
+      if (i && *p == 'k') { f[i] = -1; p++; continue; }
+      unsigned long long x = strtoull(p, &end, 10);
+      if (end == p) { snprintf(err, errlen, "set: steps=%s: each step is AT_US:RATE|k:DELAY_US|k", v); return -1; }
+      f[i] = (int64_t)x;
+      p = end;
+    }
+    if (d->step_n && (uint64_t)f[0] * 1000 <= d->step_at[d->step_n - 1]) { snprintf(err, errlen, "set: steps=%s: times must increase", v); return -1; }
+    d->step_at[d->step_n] = (uint64_t)f[0] * 1000;
+    d->step_rate[d->step_n] = f[1];
+    d->step_delay[d->step_n] = f[2] < 0 ? -1 : f[2] * 1000;
+    d->step_n++;
+    if (*p == ';') p++;
+    else if (*p) { snprintf(err, errlen, "set: steps=%s: steps are joined by ;", v); return -1; }
+  }
+  return 0;
+}
+
 static int apply_set (char *args, char *err, size_t errlen) {
   char *save, *tok = strtok_r(args, " \t\r\n", &save);
   int which;
@@ -353,6 +522,10 @@ static int apply_set (char *args, char *err, size_t errlen) {
     *eq = 0;
     const char *k = tok, *v = eq + 1;
     char *end;
+    if (!strcmp(k, "steps")) {
+      if (parse_steps(d, v, err, errlen) < 0) return -1;
+      continue;
+    }
     if (!strcmp(k, "trace")) {
       if (!strcmp(v, "-")) { free(d->trace); d->trace = NULL; d->trace_len = 0; }
       else if (load_trace(d, v, err, errlen) < 0) return -1;
@@ -378,9 +551,22 @@ static int apply_set (char *args, char *err, size_t errlen) {
     else if (!strcmp(k, "drop_count")) d->drop_count = (uint64_t)x;
     else if (!strcmp(k, "outage_on_us")) { d->bh_on = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
     else if (!strcmp(k, "outage_off_us")) { d->bh_off = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
+    else if (!strcmp(k, "aqm")) {
+      if (x > 3 || x != (int)x) { snprintf(err, errlen, "set: aqm=%s is not 0 (droptail), 1 (CoDel), 2 (FQ-CoDel) or 3 (PIE)", v); return -1; }
+      d->aqm_kind = (int)x;
+    }
+    else if (!strcmp(k, "aqm_target_us")) d->aqm_target = (uint64_t)(x * 1000);
+    else if (!strcmp(k, "aqm_interval_us")) d->aqm_interval = (uint64_t)(x * 1000);
+    else if (!strcmp(k, "ecn")) d->ecn = x > 0;
+    else if (!strcmp(k, "flowdrop_from")) d->flowdrop_from = (uint64_t)x;
+    else if (!strcmp(k, "flowdrop_count")) d->flowdrop_count = (uint64_t)x;
     else { snprintf(err, errlen, "set: unknown key %s", k); return -1; }
   }
   if (d->jitter > d->delay) d->jitter = d->delay;
+  uint64_t now = now_ns();
+  if (queued_path(d)) aqm_advance(d, now); /* the old discipline up to now, then the new one */
+  aqm_configure(&d->aqm, d->aqm_kind, d->aqm_target, d->aqm_interval, d->ecn, d->queue_packets, d->queue_bytes, now);
+  if (d->aqm.packets && d->service_at == NEVER) d->service_at = now;
   return 0;
 }
 
@@ -396,9 +582,12 @@ static void print_stats (int reset) {
   for (int i = 0; i < 2; i++) {
     dir_t *d = &dirs[i];
     fifo_purge(d, now);
+    if (queued_path(d)) aqm_advance(d, now);
+    int q = queued_path(d);
     printf("%s\"%s\":{\"in_packets\":%llu,\"in_bytes\":%llu,\"out_packets\":%llu,\"out_bytes\":%llu,"
            "\"lost\":%llu,\"queue_dropped\":%llu,\"duplicated\":%llu,\"corrupted\":%llu,\"reordered\":%llu,"
-           "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"scheduled_dropped\":%llu,\"blackholed\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,",
+           "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"scheduled_dropped\":%llu,\"blackholed\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,"
+           "\"flow_dropped\":%llu,\"aqm_dropped\":%llu,\"ecn_marked\":%llu,\"steps_applied\":%llu,\"rate_bps\":%llu,\"delay_ms\":%.4f,",
            i ? "," : "", i ? "down" : "up",
            (unsigned long long)d->in_packets, (unsigned long long)d->in_bytes,
            (unsigned long long)d->out_packets, (unsigned long long)d->out_bytes,
@@ -406,8 +595,11 @@ static void print_stats (int reset) {
            (unsigned long long)d->duplicated, (unsigned long long)d->corrupted,
            (unsigned long long)d->reordered, (unsigned long long)d->overflow_dropped,
            (unsigned long long)d->write_errors, (unsigned long long)d->scheduled_dropped, (unsigned long long)d->blackholed,
-           (unsigned long long)d->fifo_count,
-           (unsigned long long)d->fifo_bytes);
+           (unsigned long long)(q ? d->aqm.packets : d->fifo_count),
+           (unsigned long long)(q ? d->aqm.bytes : d->fifo_bytes),
+           (unsigned long long)d->flow_dropped, (unsigned long long)(d->aqm.dropped - d->aqm_dropped0),
+           (unsigned long long)(d->aqm.marked - d->ecn_marked0), (unsigned long long)d->steps_applied,
+           (unsigned long long)d->rate_bps, d->delay / 1e6);
     print_hist("queue_delay_ms", &d->qdelay);
     printf(",");
     print_hist("late_ms", &d->late);
@@ -415,7 +607,9 @@ static void print_stats (int reset) {
     if (reset) {
       d->in_packets = d->in_bytes = d->out_packets = d->out_bytes = d->lost = d->queue_dropped = 0;
       d->duplicated = d->corrupted = d->reordered = d->overflow_dropped = d->write_errors = 0;
-      d->scheduled_dropped = d->blackholed = 0;
+      d->scheduled_dropped = d->blackholed = d->flow_dropped = d->steps_applied = 0;
+      d->aqm_dropped0 = d->aqm.dropped;
+      d->ecn_marked0 = d->aqm.marked;
       memset(&d->qdelay, 0, sizeof d->qdelay);
       memset(&d->late, 0, sizeof d->late);
     }
@@ -444,7 +638,7 @@ static int control (int fd) {
       char *end;
       unsigned long long v = strtoull(line + 5, &end, 10);
       if (end == line + 5 || *end) printf("error seed: %.40s is not a whole number\n", line + 5);
-      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; dirs[UP].ge_bad_state = dirs[DOWN].ge_bad_state = 0; printf("ok\n"); }
+      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; dirs[UP].ge_bad_state = dirs[DOWN].ge_bad_state = 0; forget_flows(&dirs[UP]); forget_flows(&dirs[DOWN]); printf("ok\n"); }
     }
     else if (!strcmp(line, "quit")) return 1;
     else if (line[0]) printf("error unknown command: %.80s\n", line);
@@ -512,6 +706,7 @@ int main (int argc, char **argv) {
     return 2;
   }
   seed_value = argc > 3 ? strtoull(argv[3], NULL, 10) : now_ns();
+  for (int i = 0; i < 2; i++) { dirs[i].service_at = NEVER; dirs[i].aqm.drop = free_packet; dirs[i].aqm.list_head[1] = dirs[i].aqm.list_head[2] = dirs[i].aqm.list_tail[1] = dirs[i].aqm.list_tail[2] = -1; }
   tun_fd[UP] = open_tun(argv[1]);
   tun_fd[DOWN] = open_tun(argv[2]);
   int ep = epoll_create1(EPOLL_CLOEXEC);
@@ -528,7 +723,9 @@ int main (int argc, char **argv) {
   static unsigned char buf[MAX_PACKET];
   struct epoll_event events[8];
   for (;;) {
-    arm(tfd, heap_len ? heap[0]->release : UINT64_MAX);
+    uint64_t wake = heap_len ? heap[0]->release : NEVER;
+    for (int i = 0; i < 2; i++) if (dirs[i].service_at < wake) wake = dirs[i].service_at;
+    arm(tfd, wake);
     int n = epoll_wait(ep, events, 8, -1);
     if (n < 0 && errno != EINTR) { perror("epoll_wait"); return 1; }
     for (int i = 0; i < n; i++) {
@@ -547,6 +744,8 @@ int main (int argc, char **argv) {
         }
       }
     }
-    release_due(now_ns());
+    uint64_t now = now_ns();
+    for (int i = 0; i < 2; i++) if (queued_path(&dirs[i])) aqm_advance(&dirs[i], now);
+    release_due(now);
   }
 }

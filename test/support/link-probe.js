@@ -68,11 +68,13 @@ function udpSink ({ address = '0.0.0.0', port = 0 } = {}) {
   const socket = dgram.createSocket('udp4')
   const seqs = []
   const delays = []
+  const arrivals = [] // CLOCK_MONOTONIC ms, as process.hrtime in any process
   socket.on('message', msg => {
     const now = process.hrtime.bigint()
     if (msg.length < HEADER_BYTES) return
     seqs.push(msg.readUInt32BE(0))
     delays.push(Number((now - msg.readBigUInt64BE(4)) / 1000n) / 1000)
+    arrivals.push(Number(now / 1000n) / 1000)
   })
   return new Promise((resolve, reject) => {
     socket.once('error', reject)
@@ -81,7 +83,7 @@ function udpSink ({ address = '0.0.0.0', port = 0 } = {}) {
       const bound = socket.address().port
       resolve({
         port: bound,
-        report: () => ({ seqs: seqs.slice(), delays: delays.slice(), drops: socketDrops(bound) }),
+        report: () => ({ seqs: seqs.slice(), delays: delays.slice(), arrivals: arrivals.slice(), drops: socketDrops(bound) }),
         close: () => new Promise(resolve => socket.close(resolve))
       })
     })
@@ -295,10 +297,11 @@ async function runOutside (task, params, timeoutMs = 15000) {
 }
 
 // Kernel counters of a network namespace, by the pid of a process in it
-// (/proc/PID/net/* shows PID's namespace: the same as `nsenter --net=… cat`).
-function readSnmp (pid = 'self') {
+// (/proc/PID/net/* shows PID's namespace: the same as `nsenter --net=… cat`):
+// `snmp` (Ip, Tcp, Udp…) or `netstat` (TcpExt, IpExt: InCEPkts…).
+function readSnmp (pid = 'self', file = 'snmp') {
   const out = {}
-  const lines = fs.readFileSync(`/proc/${pid}/net/snmp`, 'utf8').trim().split('\n')
+  const lines = fs.readFileSync(`/proc/${pid}/net/${file}`, 'utf8').trim().split('\n')
   for (let i = 0; i + 1 < lines.length; i += 2) {
     const names = lines[i].split(/\s+/)
     const values = lines[i + 1].split(/\s+/)
