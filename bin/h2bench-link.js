@@ -6,7 +6,7 @@
 
 const { parseArgs } = require('node:util')
 const { startLinkSession } = require('../harness/link-session')
-const { listPresets } = require('../link/preset-list')
+const { listAll, keysHelp } = require('../link/preset-list')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { parseLinkSpec } = require('../link/spec')
 const { formatStats } = require('../link/counters')
@@ -33,21 +33,13 @@ The command finds the lanes in its environment:
   H2BENCH_PAGE_URL, H2BENCH_H1_URL, H2BENCH_H2_URL, H2BENCH_H2N_URL (one per lane),
   H2BENCH_SPKI (the certificate's SPKI hash), H2BENCH_LINK (the spec).
 
-Spec: a preset (see --list), key=value items, or a preset with overrides:
+Spec: a preset (see --list), key=value items, or a preset with overrides; a key
+alone sets both directions, KEY.up / KEY.down one (defaults: --list):
   "Regular 3G"   "rtt=100ms,down=1.6mbit,up=750kbit,loss=1%"   "Regular 3G,loss.down=2%"
-  rtt | delay[.up|.down]   time: 40ms, 1.5s, 800us
-  jitter[.up|.down]        ± uniform, at most the delay; packets keep their order
-  down | up                rate: kbit, mbit, gbit (x1000), kibit, mibit (x1024), or unlimited
-  queue[.up|.down]         droptail queue of the bottleneck: 100 (packets), 64KB, unlimited; default 1000 packets
-  loss | dup | corrupt | reorder [.up|.down]   percent, 0…100 (reorder needs a delay)
-  gemodel[.up|.down]       bursty loss, netem's Gilbert-Elliott: P[/R[/1-H[/1-K]]] in percent
-                           (into bursts, out of them (100%), lost in them (100%), between (0%))
-  drop[.up|.down]          scheduled drops: N-M, the packets of index N to M (from 0)
-  outage[.up|.down]        ON/OFF: up for ON, dark for OFF, repeating (5s/2s: a blackhole)
-  trace[.up|.down]         a mahimahi packet-delivery trace file instead of a rate
+${keysHelp()}
 
 Options:
-  --list          the presets with their numbers
+  --list          the presets with their numbers, and the keys with their defaults
   --json          print the counters as JSON (on stdout, after the command)
   --seed <n>      seed of the link's random choices (loss, dup, corrupt, reorder,
                   jitter): each a function of the seed and the packet's index,
@@ -111,7 +103,7 @@ function runCommand (session, command) {
 async function main (argv) {
   const options = parseCli(argv)
   if (options.help) return console.log(helpText())
-  if (options.list) return console.log(listPresets())
+  if (options.list) return console.log(listAll())
   parseLinkSpec(options.spec) // a bad spec is reported before anything starts
   // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy is built out here first.
   if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), entry: __filename, argv, log: line => process.stderr.write(`${line}\n`) })

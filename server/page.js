@@ -7,6 +7,7 @@ const { BROWSER, bytesText } = require('../client/js/options')
 const { isUserError } = require('../common/errors')
 const { linkRoutes } = require('./routes/link')
 const { LINK_PRESETS } = require('../link/presets')
+const { pageKeys } = require('../link/spec-keys')
 
 const ROOT = path.join(__dirname, '..')
 // Vendor files served from node_modules: the page must work offline.
@@ -27,7 +28,8 @@ function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkU
     res.render('index', { lanes, unavailableLanes, spki, limits: LIMITS, browser: { ...BROWSER, maxInFlight: bytesText(BROWSER.maxInFlightBytes) } })
   })
   app.get('/lanes.json', (req, res) => res.json({ lanes, unavailable: unavailableLanes, spki, limits: LIMITS }))
-  app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets: LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what })) }))
+  const presets = LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what }))
+  app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets, keys: pageKeys() }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
   app.get('/vendor/:file', (req, res, next) => {
     const file = VENDOR[req.params.file]

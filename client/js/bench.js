@@ -38,7 +38,7 @@
   // load and after each change made through setLink(); every result keeps the
   // link its run started on.
   const REQUEST_LEVEL = { mode: 'request-level', description: 'no packet-level link (DevTools throttling, if any, is not visible to the page)' }
-  let linkState = null // { active, link, why, presets, error }: the last answer; link is always a record
+  let linkState = null // { active, link, why, presets, keys, error }: the last answer; link is always a record
   let linkLoading = null // the GET /link.json in flight
   let linkChanging = null // the POST /link in flight
 
@@ -46,12 +46,14 @@
     return value === null || value === undefined ? value : JSON.parse(JSON.stringify(value))
   }
 
-  function linkStateOf (data, presets) {
+  // `before`: the last state, whose presets and keys stand when an answer (POST /link's) has none.
+  function linkStateOf (data, before) {
     return {
       active: Boolean(data.active),
       link: data.active ? data.link : REQUEST_LEVEL,
       why: data.active ? null : (data.why || null),
-      presets: Array.isArray(data.presets) ? data.presets : (presets || []),
+      presets: Array.isArray(data.presets) ? data.presets : ((before && before.presets) || []),
+      keys: Array.isArray(data.keys) ? data.keys : ((before && before.keys) || []),
       error: null
     }
   }
@@ -89,13 +91,14 @@
     if (linkChanging) return linkChanging.then(loadLink, loadLink)
     if (linkLoading) return linkLoading
     if (linkState && !linkState.error) return Promise.resolve(linkState)
-    linkLoading = linkRequest('GET').then(linkStateOf, function (err) {
+    linkLoading = linkRequest('GET').then(function (data) { return linkStateOf(data, null) }, function (err) {
       const why = 'GET /link.json failed: ' + err.message
       return {
         active: false,
         link: { mode: 'unknown', description: 'unknown: the page server did not say which network the lanes are behind (' + why + ')' },
         why: why,
         presets: [],
+        keys: [],
         error: why
       }
     }).then(function (state) {
@@ -115,7 +118,7 @@
       return linkRequest('POST', { spec: spec })
     }).then(function (data) {
       linkChanging = null
-      return copy(setLinkState(linkStateOf(data, linkState ? linkState.presets : [])).link)
+      return copy(setLinkState(linkStateOf(data, linkState)).link)
     }, function (err) {
       linkChanging = null
       // Not a refusal (400, 409): the server may have changed part of it; read it again before the next run.

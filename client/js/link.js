@@ -2,11 +2,14 @@
 // says (window.h2bench.link(): GET /link.json), and, when a packet-level link
 // is active, a way to change it while the page runs (h2bench.setLink: POST
 // /link). Locked while a run is in progress: each result records the link
-// its run started on.
+// its run started on. Its "Add an effect" menu lists the spec's keys as the
+// server gives them (link/spec-keys.js, what h2bench-link --list prints) and
+// puts the chosen one's example into the spec (client/js/link-effects.js).
 (function () {
   'use strict'
 
   const api = window.h2bench
+  const effects = window.h2benchLinkEffects
   // link/presets.js's groups, in the order the server lists them.
   const GROUPS = {
     'devtools-2016': 'DevTools 2016 presets (as packets)',
@@ -15,9 +18,11 @@
     basic: 'Basic'
   }
   const CUSTOM = '' // the menu's value when the spec is not just a preset
+  const CHOOSE = '' // the effect menu's resting value
   const LOCKED = 'Locked while a run is in progress: each result records the link its run started on.'
 
   let presets = []
+  let keys = []
   let running = false
   let changing = false
 
@@ -64,6 +69,50 @@
     })
   }
 
+  // One option a key, grouped as link/spec-keys.js groups them: "aqm — the bottleneck's queue discipline …".
+  function fillEffects (list) {
+    keys = list || []
+    const menu = $id('link-effect')
+    menu.innerHTML = ''
+    const choose = document.createElement('option')
+    choose.value = CHOOSE
+    choose.textContent = 'Choose a key to add its example…'
+    menu.appendChild(choose)
+    const groups = new Map()
+    keys.forEach(function (k) {
+      let group = groups.get(k.group)
+      if (!group) {
+        group = document.createElement('optgroup')
+        group.label = k.group.charAt(0).toUpperCase() + k.group.slice(1)
+        groups.set(k.group, group)
+        menu.appendChild(group)
+      }
+      const option = document.createElement('option')
+      option.value = k.name
+      option.textContent = k.name + ' — ' + k.what
+      option.title = k.usage + '=' + k.values + '; default ' + k.default + (k.whose ? ' (' + k.whose + ')' : '')
+      group.appendChild(option)
+    })
+  }
+
+  // The chosen key's example (and what it needs) into the spec; the menu back to rest, saying what was added.
+  function addEffect () {
+    const menu = $id('link-effect')
+    const key = keys.find(function (k) { return k.name === menu.value })
+    menu.value = CHOOSE
+    if (!key) return
+    const spec = $id('link-spec')
+    const before = spec.value.split(',').map(function (s) { return s.trim() })
+    spec.value = effects.addEffect(spec.value, key, presets)
+    // What came along with the example (what it needs, what it turns off), named so nothing changes unseen.
+    const along = spec.value.split(',').filter(function (s) { return before.indexOf(s) < 0 && s !== key.example })
+    $id('link-effect-what').textContent = 'Added ' + key.example + (along.length ? ' (with ' + along.join(', ') + ')' : '') + ': ' +
+      key.what + '. Values: ' + key.values + '; default ' + key.default + (key.whose ? ' (' + key.whose + ')' : '') + '. Edit it, then Apply.'
+    showError('')
+    syncMenu()
+    spec.focus()
+  }
+
   // The menu follows the spec field: a preset when it names one, else Custom.
   function syncMenu () {
     const p = presetOf($id('link-spec').value)
@@ -89,6 +138,7 @@
       }
       why.hidden = true
       fillMenu(state.presets)
+      fillEffects(state.keys)
       $id('link-spec').value = link.text
       syncMenu()
       form.hidden = false
@@ -108,6 +158,7 @@
   function lock () {
     const off = running || changing
     $id('link-preset').disabled = off
+    $id('link-effect').disabled = off
     $id('link-spec').disabled = off
     $id('link-apply').disabled = off
     if (running) status(LOCKED)
@@ -145,9 +196,11 @@
     $id('link-preset').addEventListener('change', function () {
       const p = presets.find(function (x) { return x.slug === this.value }, this)
       if (p) $id('link-spec').value = p.name
+      $id('link-effect-what').textContent = ''
       showError('')
       syncMenu()
     })
+    $id('link-effect').addEventListener('change', addEffect)
     $id('link-spec').addEventListener('input', function () {
       showError('')
       syncMenu()

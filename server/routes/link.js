@@ -7,14 +7,14 @@ const { InputError } = require('../../common/errors')
 // is active (or that none is: request-level DevTools throttling is then the
 // only network emulation), POST /link changes it while it runs.
 // `control` is harness/link-session.js's linkControl, or null when the page server
-// was started without --link.
-function linkRoutes ({ control, presets, unavailable }) {
+// was started without --link; `keys` the spec's keys the page may offer (link/spec-keys.js).
+function linkRoutes ({ control, presets, keys = [], unavailable }) {
   const router = express.Router()
   router.get('/link.json', (req, res) => {
     res.set('Cache-Control', 'no-store')
     res.json(control
-      ? { active: true, link: control.current(), presets }
-      : { active: false, why: unavailable || 'the page server was started without --link (npm run chrome -- --link <spec>)', presets })
+      ? { active: true, link: control.current(), presets, keys }
+      : { active: false, why: unavailable || 'the page server was started without --link (npm run chrome -- --link <spec>)', presets, keys })
   })
   router.post('/link', express.json({ limit: '4kb' }), async (req, res, next) => {
     try {

@@ -260,7 +260,9 @@ describe('link spec errors', () => {
 
   it('unknown key, with the known keys and a suggestion', () => {
     const err = rejects('lost=1%', 'lost', /unknown key "lost"/, /did you mean "loss"/)
-    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, loss, gemodel, drop, outage, dup, corrupt, reorder, trace/)
+    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross \(all but rtt, down and up also as KEY\.up \/ KEY\.down\)/)
+    rejects('aqn.down=codel', 'aqn.down', /did you mean "aqm.down"/)
+    rejects('steps=1s/1mbit', 'steps', /did you mean "step"/)
     rejects('rate=1mbit', 'rate', /down=<rate>/, /up=<rate>/)
     rejects('rate.down=1mbit', 'rate.down', /down=<rate>/)
     rejects('down.up=1mbit', 'down.up', /unknown key/)
@@ -399,15 +401,15 @@ describe('mahimahi traces', () => {
 describe('forwarderCommands', () => {
   it('Regular 3G', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('Regular 3G')), [
-      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
-      'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-'
+      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-'
     ])
   })
 
   it('quic-loss-corrupt', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('quic-loss-corrupt')), [
-      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
-      'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-'
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-'
     ])
   })
 
@@ -415,8 +417,8 @@ describe('forwarderCommands', () => {
     const file = traceFile('cmd.trace', '1\n2\n')
     const link = parseLinkSpec(`rtt=30ms,jitter.down=2ms,up=1mbit,queue.up=64KiB,queue.down=unlimited,trace.down=${file},loss.up=0.1234567%,reorder.down=33.3333333%`)
     assert.deepEqual(forwarderCommands(link), [
-      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 trace=-',
-      `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 ge=0 drop_count=0 outage_off_us=0 trace=${file}`
+      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=${file}`
     ])
   })
 })
@@ -455,7 +457,7 @@ describe('describeLink', () => {
     const l = parseLinkSpec('rtt=20ms,drop.down=100-199,outage.up=5s/2s')
     assert.deepEqual(l.down.drop, { from: 100, count: 100 })
     assert.deepEqual(l.up.outage, { onUs: 5e6, offUs: 2e6 })
-    assert.match(l.description, /packets 100–199 dropped down, outages \(up 5000 ms, dark 2000 ms, repeating\) up/)
+    assert.match(l.description, /packets 100–199 dropped down, outages \(up 5 s, dark 2 s, repeating\) up/)
     const [up, down] = forwarderCommands(l)
     assert.match(down, / drop_from=100 drop_count=100 outage_off_us=0 /)
     assert.match(up, / drop_count=0 outage_on_us=5000000 outage_off_us=2000000 /)
@@ -463,5 +465,180 @@ describe('describeLink', () => {
     assert.throws(() => parseLinkSpec('drop=abc'), /is not a range of packets; write drop=N-M/)
     assert.throws(() => parseLinkSpec('outage=5s'), /is not ON\/OFF; write outage=5s\/2s/)
     assert.throws(() => parseLinkSpec('outage=5s/0s'), /both periods must be longer than 0/)
+  })
+})
+
+// The keys of issue 22 (link/spec.js, link/spec-values.js): queue disciplines with Linux's defaults, ECN marking,
+// step changes, drops of every flow's first packets and cross traffic; values, errors, forwarder lines and words.
+describe('aqm: queue disciplines with Linux\'s defaults', () => {
+  it('codel, fq_codel, pie: Linux\'s target, interval and limit (sch_codel.c, sch_fq_codel.c, sch_pie.c)', () => {
+    const codel = parseLinkSpec('down=10mbit,aqm.down=codel')
+    assert.deepEqual(codel.down, { ...CLEAN, rateBps: 10e6, aqm: { kind: 'codel', targetUs: 5000, intervalUs: 100000 } })
+    assert.deepEqual(codel.up, CLEAN)
+    const fq = parseLinkSpec('down=10mbit,aqm.down=fq_codel').down
+    assert.deepEqual(fq.aqm, { kind: 'fq_codel', targetUs: 5000, intervalUs: 100000 })
+    assert.deepEqual(fq.queue, { packets: 10240 })
+    const pie = parseLinkSpec('down=10mbit,aqm.down=pie').down
+    assert.deepEqual(pie.aqm, { kind: 'pie', targetUs: 15000 })
+    assert.deepEqual(pie.queue, { packets: 1000 })
+  })
+
+  it('parameters override the defaults; the queue key the limit; any case, FQ-CoDel with a dash', () => {
+    assert.deepEqual(parseLinkSpec('down=1mbit,aqm.down=codel/10ms/200ms').down.aqm, { kind: 'codel', targetUs: 10000, intervalUs: 200000 })
+    assert.deepEqual(parseLinkSpec('down=1mbit,aqm.down=fq_codel/2ms').down.aqm, { kind: 'fq_codel', targetUs: 2000, intervalUs: 100000 })
+    assert.deepEqual(parseLinkSpec('down=1mbit,aqm.down=PIE/20ms').down.aqm, { kind: 'pie', targetUs: 20000 })
+    assert.equal(parseLinkSpec('down=1mbit,aqm.down=FQ-CoDel').down.aqm.kind, 'fq_codel')
+    const limited = parseLinkSpec('down=1mbit,aqm.down=fq_codel,queue.down=500').down
+    assert.deepEqual(limited.queue, { packets: 500 })
+    assert.deepEqual(parseLinkSpec('down=1mbit,aqm.down=codel,queue.down=64KB').down.queue, { bytes: 64000 })
+  })
+
+  it('droptail is the default and sets nothing; both directions, a preset, a trace or a step\'s rate are bottlenecks enough', () => {
+    assert.deepEqual(parseLinkSpec('down=1mbit,aqm=droptail').down, { ...CLEAN, rateBps: 1e6 })
+    assert.equal(isUnimpaired(parseLinkSpec('aqm=droptail')), true)
+    const both = parseLinkSpec('Regular 3G,aqm=codel')
+    assert.equal(both.up.aqm.kind, 'codel')
+    assert.equal(both.down.aqm.kind, 'codel')
+    const file = traceFile('aqm.trace', '1\n2\n')
+    assert.equal(parseLinkSpec(`trace.down=${file},aqm.down=pie`).down.aqm.kind, 'pie')
+    assert.equal(parseLinkSpec('step.down=1s/1mbit,aqm.down=codel').down.aqm.kind, 'codel')
+  })
+
+  it('refused without a rate in that direction, naming the direction', () => {
+    rejects('aqm.down=codel', 'aqm.down', /a queue discipline needs a bottleneck where packets queue, and the down direction has no rate; add down=<rate> \(or a trace\)/)
+    rejects('down=1mbit,aqm=fq_codel', 'aqm', /the up direction has no rate; add up=<rate>/)
+    rejects('quic-loss,aqm.down=pie', 'aqm.down', /down direction has no rate/)
+    rejects('step.down=1s/-/10ms,aqm.down=codel', 'aqm.down', /no rate/)
+    rejects('step.down=1s/unlimited,aqm.down=codel', 'aqm.down', /no rate/) // a step to unlimited makes no bottleneck
+  })
+
+  it('an unknown discipline, too many parameters, an empty or zero one', () => {
+    rejects('down=1mbit,aqm=red', 'aqm', /unknown queue discipline "red"; write aqm=droptail, codel\[\/TARGET\[\/INTERVAL\]\] \(Linux: 5ms\/100ms\), fq_codel\[\/TARGET\[\/INTERVAL\]\] \(5ms\/100ms\) or pie\[\/TARGET\] \(15ms\)/)
+    rejects('down=1mbit,aqm=pie/10ms/100ms', 'aqm', /"pie\/10ms\/100ms" has 2 parameters/)
+    rejects('down=1mbit,aqm=codel/1ms/2ms/3ms', 'aqm', /has 3 parameters/)
+    rejects('down=1mbit,aqm=droptail/5ms', 'aqm', /"droptail\/5ms" has 1 parameter, droptail takes none;/)
+    rejects('down=1mbit,aqm=codel//100ms', 'aqm', /"codel\/\/100ms" has an empty parameter/)
+    rejects('down=1mbit,aqm=codel/0ms', 'aqm', /a target of 0 is not allowed/)
+    rejects('down=1mbit,aqm=codel/5ms/0ms', 'aqm', /an? interval of 0 is not allowed/)
+    rejects('down=1mbit,aqm=codel/5', 'aqm', /"5" has no unit/)
+    rejects('down=1mbit,aqm=codel/11s', 'aqm', /above 10 s/)
+  })
+})
+
+describe('ecn: marking in place of drops', () => {
+  it('on with an AQM, per direction; on, 1 and true alike; off sets nothing', () => {
+    const l = parseLinkSpec('down=1mbit,aqm.down=codel,ecn.down=on')
+    assert.equal(l.down.ecn, true)
+    assert.equal(l.up.ecn, undefined)
+    for (const on of ['1', 'true', 'ON']) assert.equal(parseLinkSpec(`down=1mbit,aqm.down=pie,ecn.down=${on}`).down.ecn, true, on)
+    assert.deepEqual(parseLinkSpec('ecn=off').down, CLEAN)
+    assert.equal(isUnimpaired(parseLinkSpec('ecn=0')), true)
+  })
+
+  it('refused without an AQM (droptail only drops), and for a word that is not on or off', () => {
+    rejects('ecn.down=on', 'ecn.down', /ECN marking needs a queue that marks: codel, fq_codel or pie \(aqm\.down=…\); a droptail queue only drops/)
+    rejects('down=1mbit,aqm.down=droptail,ecn.down=on', 'ecn.down', /needs a queue that marks/)
+    rejects('down=1mbit,up=1mbit,aqm.down=codel,ecn=on', 'ecn', /\(aqm\.up=…\)/)
+    rejects('ecn=maybe', 'ecn', /"maybe" is not on or off; write ecn=on or ecn=off/)
+  })
+})
+
+describe('step: rate and delay changed at given times', () => {
+  it('AT/RATE[/DELAY] joined by ";", RATE - keeps it, unlimited lifts it', () => {
+    const l = parseLinkSpec('rtt=40ms,step.down=5s/1mbit/150ms;10s/-/20ms;12.5s/unlimited')
+    assert.deepEqual(l.down.steps, [{ atUs: 5e6, rateBps: 1e6, delayUs: 150000 }, { atUs: 10e6, delayUs: 20000 }, { atUs: 12.5e6, rateBps: null }])
+    assert.equal(l.up.steps, undefined)
+    assert.deepEqual(parseLinkSpec('step=250ms/2mbit').up.steps, [{ atUs: 250000, rateBps: 2e6 }])
+    assert.deepEqual(parseLinkSpec('Regular 3G,step.down=10s/100kbit').down.steps, [{ atUs: 10e6, rateBps: 100000 }])
+  })
+
+  it('a trace keeps its rate: only a delay step beside it', () => {
+    const file = traceFile('step.trace', '1\n2\n')
+    rejects(`trace.down=${file},step.down=5s/1mbit`, 'step.down', /the down direction's rate is its trace \(.*step\.trace\); a step may change its delay only \(write AT\/-\/DELAY\)/)
+    assert.deepEqual(parseLinkSpec(`trace.down=${file},step.down=5s/-/50ms`).down.steps, [{ atUs: 5e6, delayUs: 50000 }])
+  })
+
+  it('times must increase; a step must change something; the form AT/RATE[/DELAY]', () => {
+    rejects('step=5s/1mbit;5s/2mbit', 'step', /step times must increase \(5s comes after a later or equal one\)/)
+    rejects('step=5s/1mbit;2s/2mbit', 'step', /step times must increase/)
+    rejects('step=5s/-', 'step', /"5s\/-" changes nothing/)
+    rejects('step=5s', 'step', /"5s" is not AT\/RATE\[\/DELAY\]; write step=AT\/RATE\[\/DELAY\]/)
+    rejects('step=5s/1mbit/1ms/2', 'step', /is not AT\/RATE\[\/DELAY\]/)
+    rejects('step=5s/1mbit;', 'step', /has an empty step/)
+    rejects('step=5/1mbit', 'step', /"5" has no unit/)
+    rejects('step=1s/1mb', 'step', /ambiguous/)
+    rejects(`step=${Array.from({ length: 65 }, (_, i) => `${i + 1}s/1mbit`).join(';')}`, 'step', /65 steps; at most 64/)
+  })
+})
+
+describe('dropflow: packets N…M of every flow', () => {
+  it('a range per direction, as drop=N-M', () => {
+    const l = parseLinkSpec('dropflow.up=0-2')
+    assert.deepEqual(l.up, { ...CLEAN, dropflow: { from: 0, count: 3 } })
+    assert.equal(l.down.dropflow, undefined)
+    assert.deepEqual(parseLinkSpec('dropflow=4-4').down.dropflow, { from: 4, count: 1 })
+    rejects('dropflow=2-1', 'dropflow', /the range ends before it starts/)
+    rejects('dropflow.up=first', 'dropflow.up', /"first" is not a range of packets; write dropflow\.up=N-M/)
+  })
+})
+
+describe('cross: competing flows through the bottleneck', () => {
+  it('FLOW[+FLOW…], any case, per direction', () => {
+    const l = parseLinkSpec('down=10mbit,cross.down=cubic+web')
+    assert.deepEqual(l.down.cross, ['cubic', 'web'])
+    assert.equal(l.up.cross, undefined)
+    assert.deepEqual(parseLinkSpec('cross=BBR + web + reno').up.cross, ['bbr', 'web', 'reno'])
+    assert.deepEqual(parseLinkSpec('cross.down=quic+cubic').down.cross, ['quic', 'cubic'])
+  })
+
+  it('an unknown flow, more than 8, a QUIC flow up (it is a download)', () => {
+    rejects('cross.up=quic', 'cross.up', /a quic cross flow runs down only \(a download from the lanes' side\); write cross\.down=quic/)
+    rejects('cross=cubic+quic', 'cross', /runs down only/)
+    rejects('cross=vegas', 'cross', /unknown flow "vegas"; write cross=FLOW\[\+FLOW…\] with FLOW one of cubic, bbr, reno, quic, web/)
+    rejects('cross.down=cubic+', 'cross.down', /"cubic\+" has an empty flow/)
+    rejects(`cross=${Array(9).fill('web').join('+')}`, 'cross', /9 flows; at most 8 a direction/)
+  })
+})
+
+describe('the new keys as forwarder lines and in words', () => {
+  it('aqm (0 droptail, 1 CoDel, 2 FQ-CoDel, 3 PIE) with its target and interval, ecn, flowdrop, steps', () => {
+    const l = parseLinkSpec('down=10mbit,aqm.down=fq_codel/2ms/50ms,ecn.down=on,dropflow.up=0-2,step.down=5s/1mbit/150ms;10s/-/20ms;12s/unlimited')
+    assert.deepEqual(forwarderCommands(l), [
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_from=0 flowdrop_count=3 steps=- trace=-',
+      'set down delay_us=0 jitter_us=0 rate_bps=10000000 queue_packets=10240 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=2 aqm_target_us=2000 aqm_interval_us=50000 ecn=1 flowdrop_count=0 steps=5000000:1000000:150000;10000000:k:20000;12000000:0:k trace=-'
+    ])
+    assert.match(forwarderCommands(parseLinkSpec('down=1mbit,aqm.down=codel'))[1], / aqm=1 aqm_target_us=5000 aqm_interval_us=100000 ecn=0 /)
+    assert.match(forwarderCommands(parseLinkSpec('down=1mbit,aqm.down=pie'))[1], / aqm=3 aqm_target_us=15000 aqm_interval_us=0 ecn=0 /)
+  })
+
+  it('the queue names its discipline; ECN, steps, per-flow drops and cross traffic in words', () => {
+    const words = spec => parseLinkSpec(spec).description
+    assert.equal(words('down=10mbit,aqm.down=codel,ecn.down=on'),
+      '10 Mbit/s down, unlimited up, CoDel queue (target 5 ms, interval 100 ms, 1000 packets) down, ECN marking down')
+    assert.equal(words('down=10mbit,up=1mbit,aqm.down=fq_codel/10ms/200ms,aqm.up=pie'),
+      '10 Mbit/s down, 1 Mbit/s up, FQ-CoDel queue (target 10 ms, interval 200 ms, 10240 packets) down, PIE queue (target 15 ms, 1000 packets) up')
+    assert.equal(words('Regular 3G,aqm=pie/20ms,queue.down=64KB,ecn=on'),
+      'Regular 3G with aqm=pie/20ms, queue.down=64KB, ecn=on: 768 kbit/s down, 256 kbit/s up, 100 ms RTT, PIE queue (target 20 ms, 64 KB) down, PIE queue (target 20 ms, 1000 packets) up, ECN marking')
+    assert.equal(words('Regular 3G,aqm.down=codel'),
+      'Regular 3G with aqm.down=codel: 768 kbit/s down, 256 kbit/s up, 100 ms RTT, CoDel queue (target 5 ms, interval 100 ms, 1000 packets) down, droptail queue 1000 packets up')
+    assert.equal(words('rtt=40ms,step.down=5s/1mbit/150ms;10s/-/20ms'),
+      'unlimited rate, 40 ms RTT, queue 1000 packets down, steps down: at 5 s 1 Mbit/s 150 ms, at 10 s delay 20 ms')
+    assert.equal(words('step=500ms/unlimited'), 'unlimited rate, steps each way: at 500 ms unlimited rate')
+    assert.equal(words('step.up=1s/1mbit,aqm.up=codel'), 'unlimited rate, CoDel queue (target 5 ms, interval 100 ms, 1000 packets) up, steps up: at 1 s 1 Mbit/s')
+    assert.equal(words('dropflow.up=0-2'), 'unlimited rate, packets 0–2 of every flow dropped up')
+    assert.equal(words('dropflow=0-0,drop.down=7-7'), 'unlimited rate, packet 7 dropped down, packet 0 of every flow dropped')
+    assert.equal(words('down=10mbit,cross.down=cubic+web'), '10 Mbit/s down, unlimited up, queue 1000 packets down, cross traffic down: CUBIC, web')
+    assert.equal(words('cross=cubic+cubic+bbr'), 'unlimited rate, cross traffic each way: CUBIC ×2, BBR')
+    assert.equal(words('cross.down=quic,cross.up=reno'), 'unlimited rate, cross traffic down: QUIC, cross traffic up: Reno')
+  })
+
+  it('isUnimpaired: false with any of the new effects, true for droptail and ecn=off alone', () => {
+    for (const spec of ['dropflow=0-0', 'cross=web', 'step=1s/-/10ms', 'step.down=1s/1mbit', 'down=1mbit,aqm.down=codel', 'gemodel.up=1%', 'drop=0-0', 'outage=1s/1s']) {
+      assert.equal(isUnimpaired(parseLinkSpec(spec)), false, spec)
+    }
+    for (const spec of ['aqm=droptail', 'ecn=off', 'aqm=droptail,ecn=off,loss=0']) {
+      assert.equal(isUnimpaired(parseLinkSpec(spec)), true, spec)
+      assert.equal(parseLinkSpec(spec).description, 'nothing emulated (no delay, rate limit or loss)')
+    }
   })
 })

@@ -5,6 +5,8 @@ const request = require('supertest')
 const { createPageApp } = require('../../server/page')
 const { parseLinkSpec } = require('../../link/spec')
 const { LINK_PRESETS } = require('../../link/presets')
+const { SPEC_KEYS } = require('../../link/spec-keys')
+const { addEffect } = require('../../client/js/link-effects')
 
 // GET /link.json and POST /link (server/routes/link.js) through the page
 // app, with a fake link control: the real spec parser, no forwarder.
@@ -66,6 +68,29 @@ describe('page server /link routes', () => {
       const regular = res.body.presets.find(p => p.name === 'Regular 3G')
       assert.deepEqual(regular, { name: 'Regular 3G', slug: 'regular-3g', group: 'devtools-2016', spec: 'rtt=100ms,down=768000bit,up=256000bit', what: regular.what })
       assert.deepEqual([...new Set(res.body.presets.map(p => p.group))], ['devtools-2016', 'devtools-current', 'quic-article', 'basic'])
+    })
+
+    it('GET /link.json: the spec\'s keys for "Add an effect", as h2bench-link --list has them, trace left out', async () => {
+      const { body } = await request(app).get('/link.json').expect(200)
+      assert.deepEqual(body.keys.map(k => k.name), SPEC_KEYS.filter(k => k.name !== 'trace').map(k => k.name))
+      for (const k of body.keys) {
+        assert.deepEqual(Object.keys(k).sort(), ['clears', 'default', 'example', 'group', 'name', 'needs', 'usage', 'values', 'what', 'whose'])
+      }
+      const aqm = body.keys.find(k => k.name === 'aqm')
+      assert.equal(aqm.usage, 'aqm[.up|.down]')
+      assert.equal(aqm.default, 'droptail; codel 5ms/100ms, fq_codel 5ms/100ms, pie 15ms')
+      assert.deepEqual(aqm.needs, [{ keys: ['down', 'trace', 'trace.down'], item: 'down=10mbit' }])
+    })
+
+    it('POST /link with each key added as the page adds it: 200, the link has it', async () => {
+      const { body } = await request(app).get('/link.json').expect(200)
+      for (const k of body.keys) {
+        const spec = addEffect('rtt=40ms', k, body.presets)
+        const res = await request(app).post('/link').send({ spec }).expect(200)
+        assert.equal(res.body.link.text, spec)
+        assert.notEqual(res.body.link.description, 'unlimited rate, 40 ms RTT', `${spec} changed nothing`)
+      }
+      assert.equal(control.changes.length, body.keys.length)
     })
 
     it('POST /link with a preset: 200, the new link, and GET /link.json then says so', async () => {
@@ -198,6 +223,7 @@ describe('page server /link routes', () => {
       assert.equal(res.body.link, undefined)
       assert.match(res.body.why, /started without --link \(npm run chrome -- --link <spec>\)/)
       assert.equal(res.body.presets.length, LINK_PRESETS.length)
+      assert.equal(res.body.keys.length, SPEC_KEYS.length - 1)
     })
 
     it('GET /link.json gives the reason the link cannot run, when there is one', async () => {

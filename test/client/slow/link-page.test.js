@@ -13,6 +13,7 @@ const NODE_LANES = LANES.filter(l => !l.edge)
 const { testCertificate } = require('../../support/certificate')
 const { launchBrowser } = require('../../support/browser')
 const { openPage } = require('../../support/page')
+const { SPEC_KEYS } = require('../../../link/spec-keys')
 
 // The page measured on a real packet-level link: Chromium inside the link's
 // client namespace, the page server and the lanes on its far side. The page
@@ -151,6 +152,39 @@ describe('the h2bench page behind a packet-level link (rtt=60ms, then Regular 3G
     // The browser logged the 400 of POST /link: this test's own doing.
     assert.deepEqual(errors, ['console: Failed to load resource: the server responded with a status of 400 (Bad Request)'])
     errors.splice(0)
+  })
+
+  it('"Add an effect" lists every key of h2bench-link --list but trace; choosing one puts its example into the spec, and Apply takes it', async () => {
+    const groups = await page.$$eval('#link-effect optgroup', gs => gs.map(g => [g.label, [...g.children].map(o => o.value)]))
+    assert.deepEqual(groups.flatMap(g => g[1]).sort(), SPEC_KEYS.filter(k => k.name !== 'trace').map(k => k.name).sort())
+    assert.deepEqual(groups.map(g => g[0]), ['Delay and rate', 'Time schedule', 'Queue', 'Loss', 'Cross traffic'])
+    assert.equal(await page.inputValue('#link-effect'), '', 'the menu rests on its prompt')
+    assert.match(await page.textContent('#link-effect option[value="aqm"]'), /^aqm — the bottleneck's queue discipline/)
+
+    await page.fill('#link-spec', 'rtt=60ms')
+    await page.selectOption('#link-effect', 'aqm')
+    assert.equal(await page.inputValue('#link-spec'), 'rtt=60ms,down=10mbit,aqm.down=codel')
+    assert.equal(await page.inputValue('#link-effect'), '', 'back to its prompt, ready for the next')
+    assert.match(await page.textContent('#link-effect-what'), /^Added aqm\.down=codel \(with down=10mbit\): the bottleneck's queue discipline .*default droptail; codel 5ms\/100ms, fq_codel 5ms\/100ms, pie 15ms \(Linux's\)/)
+    await page.selectOption('#link-effect', 'ecn')
+    await page.selectOption('#link-effect', 'gemodel')
+    const spec = 'rtt=60ms,down=10mbit,aqm.down=codel,ecn.down=on,gemodel.down=2%/25%'
+    assert.equal(await page.inputValue('#link-spec'), spec)
+    assert.equal(await page.inputValue('#link-preset'), '', 'Custom')
+    await page.click('#link-apply')
+    await page.waitForFunction(() => /CoDel/.test(document.getElementById('link-now').textContent))
+    assert.match(await linkText(page), /^Packet-level link: 10 Mbit\/s down, unlimited up, 60 ms RTT, CoDel queue \(target 5 ms, interval 100 ms, 1000 packets\) down, ECN marking down, bursty loss \(Gilbert-Elliott: /)
+    assert.equal(session.control.current().text, spec)
+    assert.deepEqual(session.control.current().down.aqm, { kind: 'codel', targetUs: 5000, intervalUs: 100000 })
+
+    // On a preset the items it needs come from the preset; the same key twice is replaced, not repeated.
+    await page.selectOption('#link-preset', { label: 'Regular 3G' })
+    await page.selectOption('#link-effect', 'aqm')
+    await page.selectOption('#link-effect', 'aqm')
+    assert.equal(await page.inputValue('#link-spec'), 'Regular 3G,aqm.down=codel')
+    await page.click('#link-apply')
+    await page.waitForFunction(() => /^Packet-level link: Regular 3G with aqm\.down=codel: /.test(document.getElementById('link-now').textContent))
+    assert.deepEqual(errors, [])
   })
 })
 
