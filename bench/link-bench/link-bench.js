@@ -18,6 +18,7 @@ const { gitCommit, quietly, environmentRecord } = require('../../harness/provena
 const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
 const { summarise, formatTables } = require('./report')
+const { EFFECTS, effectsPlan, pickEffects, formatEffects } = require('./effects')
 
 const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
 const GOALS = { maxMbps: 200, addedP99Ms: 1 }
@@ -46,6 +47,9 @@ Options:
   --repeats <n>    runs of each measurement per path (default 3)
   --delay <ms>     one-way delay configured on the forwarders for the delay runs (default 10)
   --paths <list>   paths to measure, comma-separated: ${PATHS.map(p => p.key).join(',')} (default all)
+  --effects <list> instead: the C forwarder with each of these link effects on, comma-separated,
+                   or all (${EFFECTS.map(e => e.id).join(', ')}): a UDP flood and paced
+                   UDP at 100 Mbit/s each, beside the same run's figures with none
   --smoke          a quick run (~20 s): one short run of each, to check it works
   --json           print one JSON object instead of tables
   --save <file>    also write that JSON object to <file>
@@ -55,8 +59,8 @@ function defaults () {
   return { duration: 5, warmup: 1, repeats: 3, delay: 10, paths: PATHS.map(p => p.key) }
 }
 
-function estimateMinutes ({ duration, warmup, repeats, paths }) {
-  const runs = (2 + RATES.length) * repeats * paths.length
+function estimateMinutes ({ duration, warmup, repeats, paths, effects }) {
+  const runs = (effects ? 2 * effects.length : 2 + RATES.length) * repeats * paths.length
   return Math.max(1, Math.round(runs * (duration + warmup + 0.8) / 60))
 }
 
@@ -69,13 +73,14 @@ function parseOptions (argv) {
       repeats: { type: 'string' },
       delay: { type: 'string' },
       paths: { type: 'string' },
+      effects: { type: 'string' },
       smoke: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       save: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false }
     }
   }))
-  const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke }
+  const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke, effects: null }
   if (values.smoke) Object.assign(opts, { duration: 0.6, warmup: 0.25, repeats: 1 })
   const number = (name, min, max, integer = false) => {
     if (values[name] === undefined) return
@@ -96,6 +101,13 @@ function parseOptions (argv) {
     }
     if (!opts.paths.length) throw new UsageError('--paths: name at least one path')
   }
+  if (values.effects !== undefined) {
+    const effects = pickEffects(values.effects)
+    if (effects.error) throw new UsageError(`--effects: ${effects.error}`)
+    if (values.paths !== undefined && (opts.paths.length !== 1 || opts.paths[0] !== 'c')) throw new UsageError('--effects measures the C forwarder only; leave out --paths')
+    opts.effects = effects.map(e => e.id)
+    opts.paths = ['c']
+  }
   return opts
 }
 
@@ -114,6 +126,7 @@ function provenance () {
 // The measurements, in order: the maximum rate (nothing emulated), then the
 // delay runs.
 function plan (opts) {
+  if (opts.effects) return effectsPlan(EFFECTS.filter(e => opts.effects.includes(e.id))).map(step => ({ ...step, delayMs: opts.delay }))
   return [
     { id: 'tcp', what: 'TCP bulk', mode: 'tcp', delayMs: 0 },
     { id: 'flood', what: 'UDP flood', mode: 'udp', rateBps: 0, delayMs: 0 },
@@ -165,9 +178,9 @@ async function main (argv, { entry } = {}) {
         // whatever else the machine does is spread over them.
         for (let i = 0; i < open.length; i++) {
           const p = open[(i + r) % open.length]
-          const configured = await p.setDelay(step.delayMs)
+          const configured = await p.setDelay(step.delayMs, step.effect ? step.effect.spec : '')
           const result = await measure(p, sink, { ...step, delayMs: configured, warmupMs: opts.warmup * 1000, durationMs: opts.duration * 1000 })
-          runs.push({ path: p.key, load: step.id, repeat: r, configuredDelayMs: configured, ...result })
+          runs.push({ path: p.key, load: step.id, ...(step.effect ? { effect: step.effect.id, spec: step.effect.spec } : {}), repeat: r, configuredDelayMs: configured, ...result })
           const added = step.rateBps && result.addedDelayMs ? `, added p50 ${result.addedDelayMs.p50.toFixed(3)} p99 ${result.addedDelayMs.p99.toFixed(3)} ms` : ''
           log(`  ${step.what.padEnd(16)} ${p.name.padEnd(17)} ${result.deliveredMbps.toFixed(0).padStart(5)} Mbit/s` +
             `${result.cpuPercent.forwarder === null ? '' : `, forwarder CPU ${result.cpuPercent.forwarder.toFixed(0)} %`}${added}`)
@@ -207,7 +220,8 @@ async function main (argv, { entry } = {}) {
   console.log(`bench:link  ${pv.date}  commit ${pv.commit || '?'}  ${pv.kernel}  ${pv.cpu} × ${pv.cpus}  node ${pv.node}  ${pv.python || 'no python3'}  load ${pv.loadAverage.join(' ')}`)
   console.log(`${opts.repeats} run(s) of ${opts.duration} s per cell (medians), after ${opts.warmup} s of warm-up; goals: ≥ ${GOALS.maxMbps} Mbit/s, < ${GOALS.addedP99Ms} ms p99 added`)
   console.log('')
-  console.log(formatTables({ paths, summary, rates: RATES, delayMs: opts.delay }))
+  if (opts.effects) console.log(formatEffects({ runs, effects: EFFECTS.filter(e => opts.effects.includes(e.id)), delayMs: opts.delay }))
+  else console.log(formatTables({ paths, summary, rates: RATES, delayMs: opts.delay }))
 }
 
 module.exports = { main, parseOptions }

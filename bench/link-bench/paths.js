@@ -119,8 +119,10 @@ async function openVeth () {
 
 // ---- the C forwarder -----------------------------------------------------------
 
-function delayCommands (ms) {
-  return forwarderCommands(parseLinkSpec(ms ? `delay=${ms}ms` : 'none'))
+// A delay each way and, for bench:link --effects, an effect on top (a link spec's items).
+function delayCommands (ms, effect = '') {
+  const items = [`delay=${ms}ms`, effect].filter(Boolean).join(',')
+  return forwarderCommands(parseLinkSpec(items))
 }
 
 async function openC () {
@@ -141,7 +143,7 @@ async function openC () {
     congestionControl,
     forwarderPid: link.forwarder.child.pid,
     spawnInside: link.spawnInside,
-    setDelay: async ms => { await link.configure(delayCommands(ms)); return ms },
+    setDelay: async (ms, effect) => { await link.configure(delayCommands(ms, effect)); await link.seed(1); return ms },
     reset: () => link.stats({ reset: true }),
     stats: () => link.stats(),
     close: () => link.close()

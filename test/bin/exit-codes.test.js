@@ -49,6 +49,8 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-server-bench.js', ['--duration', '0'], /^bench:server: --duration must be 1…600 seconds; got "0"$/],
       ['h2bench-server-bench.js', ['--bogus'], /^bench:server: Unknown option '--bogus'/],
       ['h2bench-link-bench.js', ['--paths', 'zz'], /^bench:link: --paths: unknown path "zz"/],
+      ['h2bench-link-bench.js', ['--effects', 'zz'], /^bench:link: --effects: unknown effect "zz"; effects are none, /],
+      ['h2bench-link-bench.js', ['--effects', 'all', '--paths', 'veth'], /^bench:link: --effects measures the C forwarder only/],
       ['h2bench-verdict-calibration.js', ['--trials', '10'], /^bench:verdict: --trials must be an integer 50…100000; got "10"$/],
       ['h2bench-studies.js', ['--bogus'], /^studies: Unknown option '--bogus'/],
       ['h2bench-verdict-calibration.js', ['--bogus'], /^bench:verdict: Unknown option '--bogus'/],
