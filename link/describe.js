@@ -59,7 +59,7 @@ function where (link, has) {
 }
 
 // Effects a direction holds only when set (link/spec.js leaves them out otherwise).
-const OPTIONAL = ['gemodel', 'drop', 'dropflow', 'outage', 'aqm', 'ecn', 'steps', 'cross']
+const OPTIONAL = ['gemodel', 'drop', 'dropflow', 'outage', 'aqm', 'ecn', 'steps', 'cross', 'rebind']
 
 function isUnimpaired (link) {
   return DIRECTIONS.every(dir => {
@@ -136,6 +136,10 @@ function describeLink (link) {
   if (up.outage || down.outage) parts.push(`outages ${perDirection(link, d => `(up ${fmtAt(d.outage.onUs)}, dark ${fmtAt(d.outage.offUs)}, repeating)`, d => Boolean(d.outage))}`)
   parts.push(...perDirectionParts(link, 'steps', d => d.steps.map(fmtStep).join(', '), d => Boolean(d.steps)))
   parts.push(...perDirectionParts(link, 'cross traffic', d => fmtFlows(d.cross), d => Boolean(d.cross)))
+  if (up.rebind) {
+    const r = up.rebind
+    parts.push(`NAT rebinding: the client's ${r.kind} changes at ${fmtAt(r.firstUs)}${r.everyUs ? `, then every ${fmtAt(r.everyUs)}` : ''}`)
+  }
   return prefix + parts.join(', ')
 }
 

@@ -46,6 +46,8 @@ function forwarderCommands (link) {
       flowdrop_count: d.dropflow ? d.dropflow.count : 0,
       // Steps: AT_US:RATE_BPS:DELAY_US joined by ";", "k" keeps a value, a rate of 0 is unlimited; "-" none.
       steps: d.steps ? d.steps.map(s => `${s.atUs}:${s.rateBps === undefined ? 'k' : s.rateBps || 0}:${s.delayUs === undefined ? 'k' : s.delayUs}`).join(';') : '-',
+      // The client's NAT (on the up line only: it is one for both directions); a first rebinding at 0 is none.
+      ...(dir === 'up' ? { rebind_kind: d.rebind ? (d.rebind.kind === 'address' ? 2 : 1) : 0, rebind_first_us: d.rebind ? d.rebind.firstUs : 0, rebind_every_us: d.rebind ? d.rebind.everyUs : 0 } : {}),
       trace: d.trace ? d.trace.path : '-'
     }
     return `set ${dir} ${Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ')}`

@@ -203,6 +203,8 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
     await run('sysctl', ['-q', '-w', `net.ipv6.conf.${serverTun}.disable_ipv6=1`]).catch(() => {})
     await ip(['addr', 'add', `${serverAddress}/32`, 'peer', clientAddress, 'dev', serverTun])
     await ip(['link', 'set', serverTun, 'txqueuelen', '10000', 'up'])
+    // The client's other address, which its NAT may rebind it to (rebind=…/address, link/forwarder/nat.c): .3 of the /30.
+    await ip(['route', 'add', `${addressOf(index, 3)}/32`, 'dev', serverTun])
     await ip(['link', 'set', clientTun, 'netns', String(pid)])
     await run('nsenter', [`--net=/proc/${pid}/ns/net`, '--', 'sysctl', '-q', '-w', `net.ipv6.conf.${clientTun}.disable_ipv6=1`]).catch(() => {})
     await ip(['link', 'set', 'lo', 'up'], { ns: pid })

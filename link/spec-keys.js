@@ -92,6 +92,10 @@ const SPEC_KEYS = [
   { name: 'reorder', dirs: true, group: 'loss',
     values: 'PERCENT', default: '0', whose: '',
     what: 'a packet skips the delay and overtakes those in flight (netem\'s); needs a delay', example: 'reorder.down=5%', needs: [DELAY] },
+  // The client's NAT
+  { name: 'rebind', dirs: false, group: 'address changes',
+    values: 'FIRST[/EVERY][/port|address]', default: 'none', whose: '',
+    what: 'NAT rebinding, as the QUIC interop runner\'s rebind-port and rebind-addr: the client\'s source port (or address) changes FIRST after the link starts, then every EVERY; packets to an old binding are dropped', example: 'rebind=2s', needs: [DELAY] },
   // Competing traffic
   { name: 'cross', dirs: true, group: 'cross traffic',
     values: 'FLOW[+FLOW…], FLOW cubic, bbr, reno, quic (down only) or web', default: 'none', whose: '',

@@ -194,6 +194,23 @@ function parseSteps (key, raw) {
   })
 }
 
+// NAT rebinding, as the QUIC interop runner's rebind-port and rebind-addr: rebind=FIRST[/EVERY][/port|address], the
+// client's NAT gives it a new source port (or address) FIRST after the link was set, then every EVERY (once without).
+// → { firstUs, everyUs, kind }.
+const REBIND_HELP = 'write rebind=FIRST[/EVERY][/port|address], e.g. rebind=1s (a new client port after 1 s), rebind=1s/5s/address (a new address after 1 s, then every 5 s)'
+function parseRebind (key, raw) {
+  const parts = raw.split('/').map(t => t.trim())
+  if (parts.some(t => !t)) fail(key, `"${raw}" has an empty part; ${REBIND_HELP}`)
+  let kind = 'port'
+  if (['port', 'address'].includes(parts[parts.length - 1].toLowerCase())) kind = parts.pop().toLowerCase()
+  if (parts.length < 1 || parts.length > 2) fail(key, `"${raw}" is not FIRST[/EVERY][/port|address]; ${REBIND_HELP}`)
+  const firstUs = parseTime(key, parts[0], 3600e6)
+  const everyUs = parts[1] === undefined ? 0 : parseTime(key, parts[1], 3600e6)
+  if (firstUs === 0) fail(key, `"${raw}": the first rebinding must come after the link starts (FIRST > 0); ${REBIND_HELP}`)
+  if (parts[1] !== undefined && everyUs < 1000) fail(key, `"${raw}": rebinding every ${parts[1]} is below 1 ms; ${REBIND_HELP}`)
+  return { firstUs, everyUs, kind }
+}
+
 // Competing flows started beside the measured traffic, through the same bottleneck: cross=FLOW[+FLOW…], each FLOW a
 // bulk TCP flow with a named congestion control (cubic, bbr, reno), a bulk QUIC flow (quic), or a web-like on/off flow
 // (web). The direction is the way its data goes (cross.down: lanes → client). → ['cubic', 'quic', …].
@@ -208,4 +225,4 @@ function parseCross (key, raw) {
   return flows
 }
 
-module.exports = { parseAqm, parseSwitch, parseSteps, parseCross, AQM_LIMITS, CROSS_FLOWS, parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }
+module.exports = { parseAqm, parseSwitch, parseSteps, parseCross, parseRebind, AQM_LIMITS, CROSS_FLOWS, parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }

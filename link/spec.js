@@ -23,7 +23,7 @@
 
 const { LINK_PRESETS, presetByName } = require('./presets')
 const { LinkSpecError, fail } = require('./spec-error')
-const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, parseDropRange, parseOutage, parseAqm, parseSwitch, parseSteps, parseCross, AQM_LIMITS, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
+const { parseTime, parseRate, parseQueue, parsePercent, parseGemodel, parseDropRange, parseOutage, parseAqm, parseSwitch, parseSteps, parseCross, parseRebind, AQM_LIMITS, DIRECTIONS, MAX_DELAY_US } = require('./spec-values')
 const { parseTrace } = require('./trace-file')
 const { describeLink, fmtTime } = require('./describe')
 
@@ -33,8 +33,8 @@ const { describeLink, fmtTime } = require('./describe')
 const DEFAULT_QUEUE_PACKETS = 1000
 
 const DIRECTIONAL = ['delay', 'jitter', 'queue', 'aqm', 'ecn', 'loss', 'gemodel', 'drop', 'dropflow', 'outage', 'step', 'dup', 'corrupt', 'reorder', 'trace', 'cross']
-const KNOWN_KEYS = ['rtt', 'down', 'up', ...DIRECTIONAL.flatMap(k => [k, `${k}.up`, `${k}.down`])]
-const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross (all but rtt, down and up also as KEY.up / KEY.down)`
+const KNOWN_KEYS = ['rtt', 'down', 'up', 'rebind', ...DIRECTIONAL.flatMap(k => [k, `${k}.up`, `${k}.down`])]
+const KEYS_HELP = `known keys: rtt, delay, jitter, down, up, rebind, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross (all but rtt, down, up and rebind also as KEY.up / KEY.down)`
 
 // Distance between two short strings, for "did you mean".
 function editDistance (a, b) {
@@ -73,6 +73,11 @@ function parseItem (item, cwd, from) {
   if (base === 'rtt') {
     if (dir !== undefined) fail(key, `an RTT covers both directions; for one direction write delay.${DIRECTIONS.includes(dir) ? dir : 'up'}=<one-way delay>`)
     return { ...out, param: 'delay', scope: 'both', value: Math.round(parseTime(key, raw, 2 * MAX_DELAY_US) / 2) }
+  }
+  if (base === 'rebind') {
+    // The client's NAT: it rewrites what the client sends, so it lives with the up direction (link/forwarder/nat.c).
+    if (dir !== undefined) fail(key, 'a NAT rebinding changes the client\'s binding for both directions; write rebind=… without .up or .down')
+    return { ...out, param: 'rebind', scope: 'up', value: parseRebind(key, raw) }
   }
   if (base === 'up' || base === 'down') {
     if (dir !== undefined) unknownKey(key)
@@ -175,6 +180,8 @@ function resolveDirection (layers, dir) {
   }
   const dropflow = pick(layers, 'dropflow', dir)
   if (dropflow) out.dropflow = dropflow.value
+  const rebind = pick(layers, 'rebind', dir)
+  if (rebind) out.rebind = rebind.value
   const cross = pick(layers, 'cross', dir)
   if (cross) out.cross = cross.value
   // The bulk QUIC flow is a download (link/cross-quic.js): nothing on the lanes' side would receive and count an upload.

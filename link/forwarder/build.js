@@ -1,7 +1,7 @@
 'use strict'
 
-// Builds the forwarder (forwarder.c and its queue disciplines, aqm.c + aqm.h;
-// the C standard library only) once per version of its sources, into
+// Builds the forwarder (forwarder.c, its queue disciplines aqm.c, its NAT
+// nat.c and their table.c; the C standard library only) once per version of its sources, into
 // .cache/forwarder/<hash>/. `npm install`
 // runs this (postinstall); the link builds it on first use if that did not.
 // Why C: measured against a Python forwarder of the same design (README,
@@ -14,8 +14,8 @@ const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
 const { BuildError } = require('../../common/errors')
 
-const SOURCES = ['forwarder.c', 'aqm.c'].map(f => path.join(__dirname, f))
-const HEADERS = ['aqm.h'].map(f => path.join(__dirname, f))
+const SOURCES = ['forwarder.c', 'aqm.c', 'nat.c', 'table.c'].map(f => path.join(__dirname, f))
+const HEADERS = ['aqm.h', 'nat.h', 'table.h'].map(f => path.join(__dirname, f))
 const CACHE = path.join(__dirname, '..', '..', '.cache', 'forwarder')
 
 

@@ -12,6 +12,8 @@
  *   (changed at given times by steps), or a mahimahi delivery trace →
  *   propagation delay ± uniform jitter (order kept) or, for a reordered packet,
  *   no delay (netem's reorder: it overtakes the packets in flight).
+ * Before all that, up, and after it, down, the client's NAT (nat.c): it may
+ * rebind the client's port or address.
  *
  * Control is a line protocol on stdin (one reply line each on stdout):
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
@@ -19,7 +21,8 @@
  *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F
  *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N
  *                aqm=0|1|2|3 aqm_target_us=N aqm_interval_us=N ecn=0|1
- *                flowdrop_from=N flowdrop_count=N steps=AT_US:RATE|k:DELAY_US|k[;…]|- → ok | error …
+ *                flowdrop_from=N flowdrop_count=N steps=AT_US:RATE|k:DELAY_US|k[;…]|-
+ *                rebind_kind=0|1|2 rebind_first_us=N rebind_every_us=N (the client's NAT: nat.c) → ok | error …
  *   seed N        every random decision from seed N, packet indexes from 0 → ok
  *   stats [reset]                                                 → one JSON line (with the seed)
  *   quit
@@ -46,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "aqm.h"
+#include "nat.h"
+#include "table.h"
 
 #define MAX_PACKET 65536
 #define TRACE_OPPORTUNITY_BYTES 1504 /* mahimahi: one MTU-sized delivery, TUN payload */
@@ -168,7 +173,7 @@ typedef struct {
   uint64_t drop_from, drop_count;
   /* The same of every flow (5-tuple), by its packets' index in this direction: its first flight. */
   uint64_t flowdrop_from, flowdrop_count;
-  uint64_t *flow_keys, *flow_counts; size_t flow_cap, flow_len;
+  table_t flows;
   /* Outages: from bh_base on, up for bh_on ns, then dark for bh_off ns, repeating (0: never dark). */
   uint64_t bh_on, bh_off, bh_base;
   /* Steps: at step_base + step_at[i], the rate (step_rate[i], -1 kept) and delay (step_delay[i], -1 kept) change. */
@@ -182,13 +187,14 @@ typedef struct {
   aqm_t aqm; int aqm_kind; uint64_t aqm_target, aqm_interval; int ecn; uint64_t service_at;
   /* counters */
   uint64_t in_packets, in_bytes, out_packets, out_bytes, lost, queue_dropped, duplicated, corrupted,
-           reordered, overflow_dropped, write_errors, scheduled_dropped, blackholed, flow_dropped, steps_applied;
+           reordered, overflow_dropped, write_errors, scheduled_dropped, blackholed, flow_dropped, steps_applied, nat_dropped;
   uint64_t aqm_dropped0, ecn_marked0; /* the AQM's counts at the last stats reset */
   uint64_t index; /* packets in since the seed was set: the draws' packet index (stats reset leaves it) */
   hist_t qdelay, late;
 } dir_t;
 
 static dir_t dirs[2];
+static nat_t nat; /* the client's NAT: rebinding (nat.c) */
 static int tun_fd[2]; /* tun_fd[UP] is read for UP (client side); written for DOWN */
 
 static void fifo_purge (dir_t *d, uint64_t now) {
@@ -322,34 +328,6 @@ static uint64_t flow_hash (const unsigned char *p, int len) {
   return h;
 }
 
-/* This packet's index in its flow (0 for the flow's first), counted since the seed was set. */
-static uint64_t flow_index (dir_t *d, uint64_t key) {
-  if (key == 0) key = 1; /* 0 marks a free slot */
-  if (2 * (d->flow_len + 1) > d->flow_cap) {
-    size_t cap = d->flow_cap ? d->flow_cap * 2 : 1024;
-    uint64_t *keys = calloc(cap, sizeof *keys), *counts = calloc(cap, sizeof *counts);
-    if (!keys || !counts) { perror("calloc"); exit(1); }
-    for (size_t i = 0; i < d->flow_cap; i++) {
-      if (!d->flow_keys[i]) continue;
-      size_t j = d->flow_keys[i] & (cap - 1);
-      while (keys[j]) j = (j + 1) & (cap - 1);
-      keys[j] = d->flow_keys[i]; counts[j] = d->flow_counts[i];
-    }
-    free(d->flow_keys); free(d->flow_counts);
-    d->flow_keys = keys; d->flow_counts = counts; d->flow_cap = cap;
-  }
-  size_t j = key & (d->flow_cap - 1);
-  while (d->flow_keys[j] && d->flow_keys[j] != key) j = (j + 1) & (d->flow_cap - 1);
-  if (!d->flow_keys[j]) { d->flow_keys[j] = key; d->flow_len++; }
-  return d->flow_counts[j]++;
-}
-
-static void forget_flows (dir_t *d) {
-  if (d->flow_keys) memset(d->flow_keys, 0, d->flow_cap * sizeof *d->flow_keys);
-  if (d->flow_counts) memset(d->flow_counts, 0, d->flow_cap * sizeof *d->flow_counts);
-  d->flow_len = 0;
-}
-
 /* ---- after the bottleneck: corruption, delay, jitter, reordering ----------- */
 
 /* Packet p (copy `copy` of index p->index) leaves the bottleneck at `depart`: into the release heap. */
@@ -399,15 +377,16 @@ static void aqm_advance (dir_t *d, uint64_t upto) {
   aqm_tick(&d->aqm, upto);
 }
 
-static void ingest (int dir, const unsigned char *buf, int len, uint64_t now) {
+static void ingest (int dir, unsigned char *buf, int len, uint64_t now) {
   dir_t *d = &dirs[dir];
+  if (dir == UP) nat_up(&nat, buf, len, now); /* the client's packets pass its NAT before the link */
   uint64_t index = d->index++;
   d->in_packets++;
   d->in_bytes += (uint64_t)len;
   apply_steps(d, now);
   if (d->drop_count && index >= d->drop_from && index - d->drop_from < d->drop_count) { d->scheduled_dropped++; return; }
   if (d->flowdrop_count) {
-    uint64_t i = flow_index(d, flow_hash(buf, len));
+    uint64_t i = table_count(&d->flows, flow_hash(buf, len)); /* this packet's index in its flow */
     if (i >= d->flowdrop_from && i - d->flowdrop_from < d->flowdrop_count) { d->flow_dropped++; return; }
   }
   if (d->bh_off && (now - d->bh_base) % (d->bh_on + d->bh_off) >= d->bh_on) { d->blackholed++; return; }
@@ -516,6 +495,8 @@ static int apply_set (char *args, char *err, size_t errlen) {
   else if (tok && !strcmp(tok, "down")) which = DOWN;
   else { snprintf(err, errlen, "set: direction must be up or down"); return -1; }
   dir_t *d = &dirs[which];
+  int rebind_set = 0, rebind_kind = nat.kind;
+  uint64_t rebind_first = nat.first, rebind_every = nat.every;
   while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
     char *eq = strchr(tok, '=');
     if (!eq) { snprintf(err, errlen, "set: %s is not key=value", tok); return -1; }
@@ -560,10 +541,17 @@ static int apply_set (char *args, char *err, size_t errlen) {
     else if (!strcmp(k, "ecn")) d->ecn = x > 0;
     else if (!strcmp(k, "flowdrop_from")) d->flowdrop_from = (uint64_t)x;
     else if (!strcmp(k, "flowdrop_count")) d->flowdrop_count = (uint64_t)x;
+    else if (!strcmp(k, "rebind_kind")) {
+      if (x > 2 || x != (int)x) { snprintf(err, errlen, "set: rebind_kind=%s is not 0 (none), 1 (port) or 2 (address)", v); return -1; }
+      rebind_kind = (int)x; rebind_set = 1;
+    }
+    else if (!strcmp(k, "rebind_first_us")) { rebind_first = (uint64_t)(x * 1000); rebind_set = 1; }
+    else if (!strcmp(k, "rebind_every_us")) { rebind_every = (uint64_t)(x * 1000); rebind_set = 1; }
     else { snprintf(err, errlen, "set: unknown key %s", k); return -1; }
   }
   if (d->jitter > d->delay) d->jitter = d->delay;
   uint64_t now = now_ns();
+  if (rebind_set) nat_configure(&nat, rebind_kind, rebind_first, rebind_every, now);
   if (queued_path(d)) aqm_advance(d, now); /* the old discipline up to now, then the new one */
   aqm_configure(&d->aqm, d->aqm_kind, d->aqm_target, d->aqm_interval, d->ecn, d->queue_packets, d->queue_bytes, now);
   if (d->aqm.packets && d->service_at == NEVER) d->service_at = now;
@@ -587,7 +575,7 @@ static void print_stats (int reset) {
     printf("%s\"%s\":{\"in_packets\":%llu,\"in_bytes\":%llu,\"out_packets\":%llu,\"out_bytes\":%llu,"
            "\"lost\":%llu,\"queue_dropped\":%llu,\"duplicated\":%llu,\"corrupted\":%llu,\"reordered\":%llu,"
            "\"overflow_dropped\":%llu,\"write_errors\":%llu,\"scheduled_dropped\":%llu,\"blackholed\":%llu,\"queued_packets\":%llu,\"queued_bytes\":%llu,"
-           "\"flow_dropped\":%llu,\"aqm_dropped\":%llu,\"ecn_marked\":%llu,\"steps_applied\":%llu,\"rate_bps\":%llu,\"delay_ms\":%.4f,",
+           "\"flow_dropped\":%llu,\"aqm_dropped\":%llu,\"ecn_marked\":%llu,\"steps_applied\":%llu,\"nat_dropped\":%llu,\"rate_bps\":%llu,\"delay_ms\":%.4f,",
            i ? "," : "", i ? "down" : "up",
            (unsigned long long)d->in_packets, (unsigned long long)d->in_bytes,
            (unsigned long long)d->out_packets, (unsigned long long)d->out_bytes,
@@ -599,7 +587,7 @@ static void print_stats (int reset) {
            (unsigned long long)(q ? d->aqm.bytes : d->fifo_bytes),
            (unsigned long long)d->flow_dropped, (unsigned long long)(d->aqm.dropped - d->aqm_dropped0),
            (unsigned long long)(d->aqm.marked - d->ecn_marked0), (unsigned long long)d->steps_applied,
-           (unsigned long long)d->rate_bps, d->delay / 1e6);
+           (unsigned long long)d->nat_dropped, (unsigned long long)d->rate_bps, d->delay / 1e6);
     print_hist("queue_delay_ms", &d->qdelay);
     printf(",");
     print_hist("late_ms", &d->late);
@@ -607,13 +595,16 @@ static void print_stats (int reset) {
     if (reset) {
       d->in_packets = d->in_bytes = d->out_packets = d->out_bytes = d->lost = d->queue_dropped = 0;
       d->duplicated = d->corrupted = d->reordered = d->overflow_dropped = d->write_errors = 0;
-      d->scheduled_dropped = d->blackholed = d->flow_dropped = d->steps_applied = 0;
+      d->scheduled_dropped = d->blackholed = d->flow_dropped = d->steps_applied = d->nat_dropped = 0;
       d->aqm_dropped0 = d->aqm.dropped;
       d->ecn_marked0 = d->aqm.marked;
       memset(&d->qdelay, 0, sizeof d->qdelay);
       memset(&d->late, 0, sizeof d->late);
     }
   }
+  printf(",\"nat\":{\"generation\":%llu,\"rewritten\":%llu,\"dropped\":%llu}", (unsigned long long)nat.generation,
+         (unsigned long long)nat.rewritten, (unsigned long long)nat.dropped);
+  if (reset) nat.rewritten = nat.dropped = 0;
   printf(",\"held_packets\":%zu,\"held_bytes\":%llu,\"seed\":\"%llu\"}\n", heap_len, (unsigned long long)held_bytes, (unsigned long long)seed_value);
 }
 
@@ -638,7 +629,7 @@ static int control (int fd) {
       char *end;
       unsigned long long v = strtoull(line + 5, &end, 10);
       if (end == line + 5 || *end) printf("error seed: %.40s is not a whole number\n", line + 5);
-      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; dirs[UP].ge_bad_state = dirs[DOWN].ge_bad_state = 0; forget_flows(&dirs[UP]); forget_flows(&dirs[DOWN]); printf("ok\n"); }
+      else { seed_value = v; dirs[UP].index = dirs[DOWN].index = 0; dirs[UP].ge_bad_state = dirs[DOWN].ge_bad_state = 0; table_clear(&dirs[UP].flows); table_clear(&dirs[DOWN].flows); printf("ok\n"); }
     }
     else if (!strcmp(line, "quit")) return 1;
     else if (line[0]) printf("error unknown command: %.80s\n", line);
@@ -688,7 +679,9 @@ static void release_due (uint64_t now) {
     packet_t *p = heap_pop();
     dir_t *d = &dirs[p->dir];
     int out = p->dir == UP ? tun_fd[DOWN] : tun_fd[UP];
-    if (write(out, p->data, (size_t)p->len) == p->len) {
+    /* Down, the packet reaches the client's NAT now: to a binding it no longer has, it goes no further. */
+    if (p->dir == DOWN && nat_down(&nat, p->data, p->len, p->release) < 0) d->nat_dropped++;
+    else if (write(out, p->data, (size_t)p->len) == p->len) {
       d->out_packets++;
       d->out_bytes += (uint64_t)p->len;
     } else {

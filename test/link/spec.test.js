@@ -260,7 +260,7 @@ describe('link spec errors', () => {
 
   it('unknown key, with the known keys and a suggestion', () => {
     const err = rejects('lost=1%', 'lost', /unknown key "lost"/, /did you mean "loss"/)
-    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross \(all but rtt, down and up also as KEY\.up \/ KEY\.down\)/)
+    assert.match(err.message, /known keys: rtt, delay, jitter, down, up, rebind, queue, aqm, ecn, loss, gemodel, drop, dropflow, outage, step, dup, corrupt, reorder, trace, cross \(all but rtt, down, up and rebind also as KEY\.up \/ KEY\.down\)/)
     rejects('aqn.down=codel', 'aqn.down', /did you mean "aqm.down"/)
     rejects('steps=1s/1mbit', 'steps', /did you mean "step"/)
     rejects('rate=1mbit', 'rate', /down=<rate>/, /up=<rate>/)
@@ -401,14 +401,14 @@ describe('mahimahi traces', () => {
 describe('forwarderCommands', () => {
   it('Regular 3G', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('Regular 3G')), [
-      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      'set up delay_us=50000 jitter_us=0 rate_bps=256000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- rebind_kind=0 rebind_first_us=0 rebind_every_us=0 trace=-',
       'set down delay_us=50000 jitter_us=0 rate_bps=768000 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-'
     ])
   })
 
   it('quic-loss-corrupt', () => {
     assert.deepEqual(forwarderCommands(parseLinkSpec('quic-loss-corrupt')), [
-      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- rebind_kind=0 rebind_first_us=0 rebind_every_us=0 trace=-',
       'set down delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0.3 dup=0 corrupt=0.2 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-'
     ])
   })
@@ -417,7 +417,7 @@ describe('forwarderCommands', () => {
     const file = traceFile('cmd.trace', '1\n2\n')
     const link = parseLinkSpec(`rtt=30ms,jitter.down=2ms,up=1mbit,queue.up=64KiB,queue.down=unlimited,trace.down=${file},loss.up=0.1234567%,reorder.down=33.3333333%`)
     assert.deepEqual(forwarderCommands(link), [
-      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=-',
+      'set up delay_us=15000 jitter_us=0 rate_bps=1000000 queue_packets=0 queue_bytes=65536 loss=0.00123457 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- rebind_kind=0 rebind_first_us=0 rebind_every_us=0 trace=-',
       `set down delay_us=15000 jitter_us=2000 rate_bps=0 queue_packets=0 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0.333333 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_count=0 steps=- trace=${file}`
     ])
   })
@@ -604,7 +604,7 @@ describe('the new keys as forwarder lines and in words', () => {
   it('aqm (0 droptail, 1 CoDel, 2 FQ-CoDel, 3 PIE) with its target and interval, ecn, flowdrop, steps', () => {
     const l = parseLinkSpec('down=10mbit,aqm.down=fq_codel/2ms/50ms,ecn.down=on,dropflow.up=0-2,step.down=5s/1mbit/150ms;10s/-/20ms;12s/unlimited')
     assert.deepEqual(forwarderCommands(l), [
-      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_from=0 flowdrop_count=3 steps=- trace=-',
+      'set up delay_us=0 jitter_us=0 rate_bps=0 queue_packets=1000 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=0 ecn=0 flowdrop_from=0 flowdrop_count=3 steps=- rebind_kind=0 rebind_first_us=0 rebind_every_us=0 trace=-',
       'set down delay_us=0 jitter_us=0 rate_bps=10000000 queue_packets=10240 queue_bytes=0 loss=0 dup=0 corrupt=0 reorder=0 ge=0 drop_count=0 outage_off_us=0 aqm=2 aqm_target_us=2000 aqm_interval_us=50000 ecn=1 flowdrop_count=0 steps=5000000:1000000:150000;10000000:k:20000;12000000:0:k trace=-'
     ])
     assert.match(forwarderCommands(parseLinkSpec('down=1mbit,aqm.down=codel'))[1], / aqm=1 aqm_target_us=5000 aqm_interval_us=100000 ecn=0 /)
@@ -640,5 +640,21 @@ describe('the new keys as forwarder lines and in words', () => {
       assert.equal(isUnimpaired(parseLinkSpec(spec)), true, spec)
       assert.equal(parseLinkSpec(spec).description, 'nothing emulated (no delay, rate limit or loss)')
     }
+  })
+
+  it('rebind=FIRST[/EVERY][/port|address]: the client\'s NAT, on the up line only, in words', () => {
+    const l = parseLinkSpec('rtt=20ms,rebind=1s/5s/address')
+    assert.deepEqual(l.up.rebind, { firstUs: 1e6, everyUs: 5e6, kind: 'address' })
+    assert.equal(l.down.rebind, undefined)
+    assert.deepEqual(parseLinkSpec('rebind=2s').up.rebind, { firstUs: 2e6, everyUs: 0, kind: 'port' })
+    const [up, down] = forwarderCommands(l)
+    assert.match(up, / rebind_kind=2 rebind_first_us=1000000 rebind_every_us=5000000 /)
+    assert.doesNotMatch(down, /rebind/)
+    assert.match(l.description, /NAT rebinding: the client's address changes at 1 s, then every 5 s/)
+    rejects('rebind.up=1s', 'rebind.up', /changes the client's binding for both directions; write rebind=… without \.up or \.down/)
+    rejects('rebind=0s', 'rebind', /the first rebinding must come after the link starts/)
+    rejects('rebind=1s/0.1ms', 'rebind', /below 1 ms/)
+    rejects('rebind=1s/2s/3s', 'rebind', /is not FIRST\[\/EVERY\]\[\/port\|address\]/)
+    rejects('rebind=1s//port', 'rebind', /has an empty part/)
   })
 })

@@ -375,13 +375,17 @@ async function agentMain (task, params) {
   } else {
     throw new Error(`unknown probe task ${task}`)
   }
-  process.exit(0)
+  exitAfterOutput(0)
 }
+
+// Exits once stdout has taken everything written: a pipe's writes may be
+// asynchronous, and process.exit() at once cut a 220 KB report short.
+const exitAfterOutput = code => process.stdout.write('', () => process.exit(code))
 
 if (require.main === module) {
   agentMain(process.argv[2], JSON.parse(process.argv[3] || '{}')).catch(err => {
     process.stdout.write(`${JSON.stringify({ error: `${err.code || ''} ${err.message}`.trim() })}\n`)
-    process.exit(1)
+    exitAfterOutput(1)
   })
 }
 
