@@ -19,6 +19,19 @@ const ROWS = [
   ['forwarder lateness p99', d => ms(d.late_ms.p99)]
 ]
 
+// The forwarder's counters that only some links use, in the order shown.
+const OPTIONAL_ROWS = {
+  scheduled_dropped: 'dropped: scheduled',
+  flow_dropped: 'dropped: flow\'s first packets',
+  blackholed: 'dropped: outage',
+  aqm_dropped: 'dropped: AQM',
+  ecn_marked: 'ECN-marked (CE)',
+  nat_dropped: 'dropped: old NAT binding',
+  steps_applied: 'steps applied',
+  overflow_dropped: 'overflow dropped',
+  write_errors: 'write errors'
+}
+
 function ms (x) {
   return x >= 100 ? `${x.toFixed(0)} ms` : x >= 1 ? `${x.toFixed(1)} ms` : `${x.toFixed(3)} ms`
 }
@@ -28,14 +41,14 @@ function count (x) {
 }
 
 function formatStats (stats) {
-  const width = Math.max(...ROWS.map(([label]) => label.length))
+  const width = Math.max(...ROWS.map(([label]) => label.length), ...Object.values(OPTIONAL_ROWS).map(label => label.length))
   const lines = [`${'link counters'.padEnd(width)}  ${'up (client → lanes)'.padStart(22)}  ${'down (lanes → client)'.padStart(22)}`]
   for (const [label, get] of ROWS) {
     lines.push(`${label.padEnd(width)}  ${String(count(get(stats.up))).padStart(22)}  ${String(count(get(stats.down))).padStart(22)}`)
   }
-  // Rows that only some links have (scheduled drops, outages) and errors: shown when not 0.
-  const errors = ['scheduled_dropped', 'blackholed', 'overflow_dropped', 'write_errors'].filter(k => stats.up[k] || stats.down[k])
-  for (const k of errors) lines.push(`${({ scheduled_dropped: 'dropped: scheduled', blackholed: 'dropped: outage' }[k] || k.replace('_', ' ')).padEnd(width)}  ${String(stats.up[k]).padStart(22)}  ${String(stats.down[k]).padStart(22)}`)
+  // Rows that only some links have (scheduled drops, outages, queue disciplines, NAT rebinding) and errors: shown when not 0.
+  const optional = Object.keys(OPTIONAL_ROWS).filter(k => stats.up[k] || stats.down[k])
+  for (const k of optional) lines.push(`${OPTIONAL_ROWS[k].padEnd(width)}  ${String(count(stats.up[k] || 0)).padStart(22)}  ${String(count(stats.down[k] || 0)).padStart(22)}`)
   return lines.join('\n')
 }
 
