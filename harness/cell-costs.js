@@ -212,6 +212,9 @@ function costMeter (options) {
         packets: d.out_packets,
         lost: d.lost,
         queueDropped: d.queue_dropped,
+        // Drops by the link's other effects: scheduled, a flow's first packets, outages, the AQM, an old NAT binding.
+        otherDropped: (d.scheduled_dropped || 0) + (d.flow_dropped || 0) + (d.blackholed || 0) + (d.aqm_dropped || 0) + (d.nat_dropped || 0),
+        ecnMarked: d.ecn_marked || 0,
         queueDelayP50Ms: d.queue_delay_ms.p50,
         queueDelayP99Ms: d.queue_delay_ms.p99,
         // How late the forwarder released packets against its schedule (its own lateness, not the link's).

@@ -28,6 +28,8 @@ function sumCosts (records) {
     packets: sum(r => r.link && r.link[d].packets),
     lost: sum(r => r.link && r.link[d].lost),
     queueDropped: sum(r => r.link && r.link[d].queueDropped),
+    otherDropped: sum(r => r.link && r.link[d].otherDropped),
+    ecnMarked: sum(r => r.link && r.link[d].ecnMarked),
     queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0)),
     // The forwarder's own lateness, worst over the runs (records from before it was kept have none).
     lateP99Ms: Math.max(...list.map(r => r.link ? r.link[d].lateP99Ms ?? 0 : 0)),
@@ -98,7 +100,8 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null) {
     shares.latency = perRun * costs.runs / timed
     sentences.latency = `latency: ${bound.rounds} round trip${bound.rounds === 1 ? '' : 's'} of ${+bound.rttMs.toFixed(1)} ms a run, ${pct(shares.latency)} of the time`
   }
-  const drops = costs.link ? costs.link.down.lost + costs.link.down.queueDropped + costs.link.up.lost + costs.link.up.queueDropped : 0
+  const dropsOf = d => d.lost + d.queueDropped + (d.otherDropped || 0) // records from before otherDropped have none
+  const drops = costs.link ? dropsOf(costs.link.down) + dropsOf(costs.link.up) : 0
   const tcp = ['server', 'client'].map(k => costs.tcp[k]).filter(Boolean)
   const timeouts = tcp.reduce((n, t) => n + t.timeouts, 0)
   const retransmitted = tcp.reduce((n, t) => n + t.retransmitted, 0)

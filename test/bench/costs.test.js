@@ -66,6 +66,16 @@ describe('the measured dominant cost of a cell', () => {
     assert.equal(d.dominant, 'latency: 2 round trips of 200 ms a run, 87 % of the time')
   })
 
+  it('loss recovery: drops by the link\'s other effects count too (an outage, the AQM, an old NAT binding)', () => {
+    const down = { ...linkDir(200000, 0), otherDropped: 9 }
+    const d = dominantCost(sumCosts([record({
+      wallMs: 3000,
+      link: { up: linkDir(5000, 0), down },
+      tcp: { server: { segmentsOut: 200, retransmitted: 9, timeouts: 2 }, client: null }
+    })]), bound())
+    assert.match(d.dominant, /^loss recovery: 9 packets dropped, 9 TCP retransmissions, 2 timeouts/)
+  })
+
   it('loss recovery: drops on the link and TCP timeouts name it before anything else', () => {
     const d = dominantCost(sumCosts([record({
       wallMs: 3000,
