@@ -2,12 +2,13 @@
 
 // results.json's environment: the code and the machine (harness/provenance.js's
 // one record), the browsers, the run's options and command, and the edge's Caddy.
+const os = require('node:os')
 const { quietly, environmentRecord } = require('../../harness/provenance')
 const { edgeEnvironment } = require('../../harness/start-lanes')
 
 const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 
-function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null }) {
+function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null }) {
   const machine = environmentRecord({ commit })
   return {
     node: machine.node,
@@ -32,6 +33,9 @@ function environmentOf ({ opts, commit, browser, firefox, userAgent, startedAt, 
     // Behind the link: the seed of its random decisions and whether every lane of a repeat shared it (bench/cells/helpers.js seedOf).
     ...(opts.networks.includes('link') && opts.seeding ? { linkSeed: opts.seeding.seed, pairedSeeds: opts.seeding.paired } : {}),
     ...(forwarderPriority ? { forwarderPriority } : {}),
+    // The machine; with --shard, which share of the plan's cells this run measured (bench/runner/merge.js joins them).
+    machine: os.hostname(),
+    ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),
     ...(edge || edgeEnvironment(null))
   }
 }

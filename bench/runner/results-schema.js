@@ -28,7 +28,8 @@ const ENVIRONMENT = {
 // server (harness/start-lanes.js edgeEnvironment), absent in runs before it was recorded.
 // browsers, firefox: runs before Firefox have neither (Chromium only).
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
-const OPTIONAL_ENVIRONMENT = { linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/runner/merge.js).
+const OPTIONAL_ENVIRONMENT = { machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -58,6 +59,9 @@ const ROW = {
 const OPTIONAL = {
   // Behind the link: the seed each sample's run met, in order (bench/cells/helpers.js seedOf).
   linkSeeds: 'number[]',
+  // The row's cell's place in the run's whole plan, and the machine that measured it (runs since sharding).
+  planned: 'integer',
+  machine: 'string',
   // The verdict engine's comparison with the baseline (bench/runner/compare-rows.js); null without a baseline.
   comparison: { against: 'string', verdict: 'string', ratio: 'number|null', low: 'number|null', high: 'number|null', runs: 'number[]', failed: 'number[]', flags: 'string[]', sentence: 'string' },
   // What the row measured, as the engine compares it with a source's (compare-rows.js workloadOf); null for kinds without one.

@@ -18,6 +18,7 @@ const BROWSERS = { chromium: ['chromium'], firefox: ['firefox'], both: ['chromiu
 
 const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
+       npm run bench -- merge <dir|results.json>… --out <dir>
 
 Reruns the source study's experiments in the local Chrome/Chromium (headless,
 through playwright-core): starts the lanes on free ports with a throw-away
@@ -58,6 +59,14 @@ Options:
                     checks that everything runs (well under a minute)
   --from <file>     run nothing: rebuild results.csv, report.md and report.html from
                     a results.json (into --out, default the file's directory)
+  --shard <i/n>     run only the i-th of n shares of the cells (1 ≤ i ≤ n; cell k of the plan
+                    goes to shard k mod n, so each shard gets a mix), as Playwright's and
+                    Jest's --shard: a CI matrix or a Kubernetes indexed Job runs the n shards
+                    on n machines (examples: docs/sharding/). Behind the link give --seed too,
+                    so every shard meets the same drops. Then:
+  merge <dir…>      run nothing: join the shards' results.json into one results.json and
+                    report (into --out), the same as one run's; refuses shards of different
+                    code or options, a shard twice, or a missing one
   -h, --help        show this help
 
 Progress goes to stderr. Needs Chrome or Chromium: CHROME_PATH, or the usual
@@ -93,6 +102,7 @@ function parseRunArgs (argv) {
         cells: { type: 'string' },
         seed: { type: 'string' },
         unpaired: { type: 'boolean', default: false },
+        shard: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
         from: { type: 'string' },
@@ -101,13 +111,18 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
   if (values.from !== undefined) {
     if (positionals.length) throw new UsageError(`--from rebuilds the report of a finished run: name no experiments with it (got ${positionals.join(' ')})`)
     return { help: false, from: values.from, out: values.out || null, json: values.json }
+  }
+  if (positionals[0] === 'merge') {
+    if (positionals.length < 2) throw new UsageError('merge: name the shards\' result directories (or their results.json), e.g. merge shard-1 shard-2 --out merged')
+    if (!values.out) throw new UsageError('merge: give --out <dir> for the merged results.json and report')
+    return { help: false, merge: positionals.slice(1), out: values.out, json: values.json }
   }
   if (positionals.length === 0) throw new UsageError(`name one or more experiments (${IDS.join(', ')}) or all; see --help`)
   for (const id of positionals) {
@@ -138,10 +153,23 @@ function parseRunArgs (argv) {
       paired: !values.unpaired
     },
     cells: values.cells === undefined ? null : cellList(values.cells),
+    shard: values.shard === undefined ? null : shardOf(values.shard, values),
     out: values.out || null,
     json: values.json,
     smoke: values.smoke
   }
+}
+
+// --shard i/n → { index: i, count: n }.
+function shardOf (raw, values) {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(raw.trim())
+  if (!m) throw new UsageError(`--shard must be i/n, shard i of n (1 ≤ i ≤ n ≤ 1000), e.g. --shard 2/4; got "${raw}"`)
+  const [index, count] = [Number(m[1]), Number(m[2])]
+  if (count < 1 || count > 1000 || index < 1 || index > count) throw new UsageError(`--shard ${raw}: i must be 1…n and n 1…1000`)
+  if (values.network !== 'devtools' && values.seed === undefined) {
+    throw new UsageError(`--shard behind the link needs --seed <n>: every shard must meet the same drops for the merged report to compare its cells as one run's (any whole number; record it with the shards)`)
+  }
+  return { index, count }
 }
 
 module.exports = { parseRunArgs, HELP, DEFAULT_REPEATS }

@@ -6,7 +6,9 @@
 // cell and where: cell-kinds.js; the lanes and browser of a network: network.js; outputs:
 // report.js; --from: rebuild.js; results.json schema: docs/runner.md.
 const path = require('node:path')
+const os = require('node:os')
 const { parseRunArgs, HELP } = require('./run-args')
+const { merge } = require('./merge')
 const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
@@ -57,6 +59,9 @@ function onlyCells (entries, names) {
   return entries.filter(e => names.includes(cellName(e.experiment, e.cell)))
 }
 
+// Where a row was measured: a sharded study runs on several machines.
+const MACHINE = os.hostname()
+
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke })
   const entries = onlyCells(experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell }))), opts.cells)
@@ -69,9 +74,12 @@ async function run (opts, log) {
   }
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
-  const planned = opts.networks.flatMap(network => opts.browsers.flatMap(browser => entries
+  // Each cell's place in the whole plan, kept with its rows: a shard's rows merge back into this order (merge.js).
+  const plan = opts.networks.flatMap(network => opts.browsers.flatMap(browser => entries
     .filter(e => networksOf(e.experiment, opts).includes(network) && runsIn(e.experiment, browser, network, opts.browsers))
-    .map(e => ({ ...e, network, browser }))))
+    .map(e => ({ ...e, network, browser })))).map((e, planned) => ({ ...e, planned }))
+  const planned = opts.shard ? plan.filter(e => e.planned % opts.shard.count === opts.shard.index - 1) : plan
+  if (opts.shard) log(`shard ${opts.shard.index} of ${opts.shard.count}: ${planned.length} of the plan's ${plan.length} cells`)
   for (const e of entries) {
     for (const b of opts.browsers) {
       // An experiment on none of the asked networks is skipped with one line below, saying which to add.
@@ -156,13 +164,14 @@ async function run (opts, log) {
           log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
             `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`)
         }
+        for (const r of rows) Object.assign(r, { planned: entry.planned, machine: MACHINE })
         results.push(...rows)
       }
     } finally {
       if (env) await env.close()
     }
   }
-  const environment = environmentOf({ opts, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority })
+  const environment = environmentOf({ opts, plannedCells: plan.length, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority })
   return { environment, results: withRatios(results), experiments }
 }
 
@@ -175,6 +184,7 @@ async function main (argv, { entry } = {}) {
     return 0
   }
   if (opts.from) return rebuild(opts)
+  if (opts.merge) return merge(opts)
   // Behind a link the runner runs in a network namespace of its own: the
   // link and its TCP settings never touch the host's (harness/private-netns.js).
   // Caddy and oha (the load experiments' HTTP/3 client) are built out here first.

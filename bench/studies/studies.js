@@ -23,7 +23,7 @@ const ROOT = path.join(__dirname, '..', '..')
 // What only turns results.json into reports, tables and verdicts: a change there is a rebuild, not a rerun.
 const REPORT_ONLY = [
   'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
-  'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
+  'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
   'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js'
 ]
 const MEASURING_PATH = [...MEASURED_CODE, ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`), ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)]
