@@ -20,6 +20,29 @@ const { startLinkSession } = require('../harness/link-session')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../harness/private-netns')
 const { buildThenRerun } = require('../harness/build-then-rerun')
 const { LANES } = require('../server/lanes')
+const { newToken } = require('../server/access')
+const { LIMITS } = require('../server/payload')
+
+// npm start -- --lanes-only: the lanes for clients on other machines, no page server; a banner that says what is exposed.
+async function lanesOnly (config, tls) {
+  const running = await startAll(config, tls, { page: false })
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? '<this machine\'s address>' : config.host
+  console.log(`h2bench lanes only, listening on ${config.host} (every interface: ${config.host === '0.0.0.0' || config.host === '::' ? 'yes' : 'no'}):`)
+  for (const lane of running.lanes) console.log(`lane ${lane.name.padEnd(4)}     https://${shown}:${lane.port}/  ${lane.label}`)
+  for (const lane of running.unavailable) console.log(`lane ${lane.name.padEnd(4)}     not started: ${lane.reason}`)
+  console.log(`manifest       https://${shown}:${running.lanes[0].port}/lanes.json (any lane serves it)`)
+  console.log(`certificate SPKI sha256: ${tls.spki}; its CA: ${tls.dir}/ca.pem`)
+  console.log(`token          ${config.token || '(none: on loopback, the internals are open)'}`)
+  console.log(`From the client: h2bench load --lanes-at https://${shown}:${running.lanes[0].port} ${config.token ? `--token ${config.token} ` : ''}…`)
+  const stop = signal => {
+    console.log(`\n${signal}: closing servers`)
+    running.close().then(() => process.exit(0))
+    setTimeout(() => process.exit(0), 5000).unref()
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  await new Promise(() => {}) // until a signal
+}
 
 async function main (argv) {
   const config = parseConfig(argv)
@@ -44,7 +67,16 @@ async function main (argv) {
   }
   if (tls.created) console.log(`Created a certificate signed by a new local CA in ${tls.dir} (cert.pem, key.pem, ca.pem)${tls.reason ? ` (the old one ${tls.reason})` : ''}`)
   if (!isLoopback(config.host)) {
-    console.warn(`WARNING: listening on ${config.host}, beyond loopback: anyone who can reach this machine can make it send large responses.`)
+    // Beyond loopback, the internals (ledgers, counters) and the link control need a token (server/access.js).
+    config.token = config.token || newToken()
+    console.warn(`WARNING: listening on ${config.host}, beyond loopback: anyone who can reach this machine can ask the lanes for responses ` +
+      `of up to ${LIMITS.maxSize / 1024 / 1024} MiB each, after up to ${LIMITS.maxDelay / 1000} s (their limits); nothing is proxied. ` +
+      'Ledgers, counters and the link control need the token below.')
+  }
+  if (config.lanesOnly) {
+    if (config.link) throw new UserError('--lanes-only and --link: a link sits between this machine\'s own clients and the lanes; for clients elsewhere, leave out --link (their network is the real path)', { status: 400 })
+    if (config.chrome) throw new UserError('--lanes-only and --chrome: there is no page to open; leave out one of them', { status: 400 })
+    return lanesOnly(config, tls)
   }
   const session = config.link ? await startLinkSession({ spec: config.link, config, tls, startAll }) : null
   const running = session ? session.running : await startAll(config, tls)
@@ -52,17 +84,19 @@ async function main (argv) {
     console.log(`Packet-level link: ${session.control.current().description}`)
     console.log('  the servers listen on its far side, only a browser inside its client namespace reaches them (npm run chrome -- --link …)')
   }
-  console.log(`h2bench page   ${running.page.url}/`)
+  const pageUrl = `${running.page.url}/${config.token ? `?token=${config.token}` : ''}` // the page passes its token on (client/js/request.js)
+  console.log(`h2bench page   ${pageUrl}`)
   for (const lane of running.lanes) console.log(`lane ${lane.name.padEnd(4)}     ${lane.url}/  ${lane.label}`)
   for (const lane of running.unavailable) console.log(`lane ${lane.name.padEnd(4)}     not started: ${lane.reason}`)
   if (running.edge) console.log(`edge           Caddy ${running.edge.version} (${running.edge.executable})${running.edge.warning ? `\n  WARNING: ${running.edge.warning}` : ''}`)
   console.log(`certificate SPKI sha256: ${tls.spki}`)
   console.log('Open the page in Chrome/Chromium trusting this certificate (or run `npm run chrome`):')
   const inside = session ? `${session.opened.nsenterPrefix.join(' ')} ` : '' // the page is only reachable through the link
-  console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: `${running.page.url}/`, lanes: running.lanes })}`)
+  console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: pageUrl, lanes: running.lanes })}`)
+  if (config.token) console.log(`token          ${config.token} (ledgers, counters and the link control need it; the page URL above carries it)`)
   if (config.chrome) {
     try {
-      const { executable, log } = await launchChrome({ spki: tls.spki, url: `${running.page.url}/`, lanes: running.lanes, spawnInside: session && session.opened.spawnInside })
+      const { executable, log } = await launchChrome({ spki: tls.spki, url: pageUrl, lanes: running.lanes, spawnInside: session && session.opened.spawnInside })
       console.log(`Started ${executable}${isRoot() ? ' (as root: with --no-sandbox, which Chrome needs then)' : ''}; its log: ${log}`)
     } catch (err) {
       await (session || running).close()

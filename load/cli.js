@@ -46,6 +46,10 @@ Workload:
 Lanes and tools:
   --lanes <list>           lanes to load, comma-separated (default every lane: ${LANES.map(l => l.name).join(',')})
   --url <url>              a running lane instead (repeatable): https://127.0.0.1:3002/
+  --lanes-at <url>         lanes on another machine (npm start -- --lanes-only there): every lane
+                           its manifest (<url>/lanes.json) lists, or those of --lanes; the round
+                           trip to them is measured and reported
+  --token <token>          the token those lanes printed (their ledgers need it beyond loopback)
   --tool <[lane=]tool>     the tool for a lane or protocol (repeatable): --tool h1=ab --tool h2=nghttp;
                            tools: ab (HTTP/1.1), h2load (HTTP/1.1, HTTP/2), nghttp (HTTP/2, one
                            connection), oha (HTTP/1.1, HTTP/2, HTTP/3); defaults: ${Object.entries(DEFAULT_TOOL).map(([p, t]) => `${p} ${t}`).join(', ')}
@@ -112,6 +116,8 @@ function parseLoadArgs (argv) {
         delay: { type: 'string' },
         lanes: { type: 'string' },
         url: { type: 'string', multiple: true },
+        'lanes-at': { type: 'string' },
+        token: { type: 'string' },
         tool: { type: 'string', multiple: true },
         link: { type: 'string' },
         preset: { type: 'string' },
@@ -161,6 +167,7 @@ function parseLoadArgs (argv) {
   let lanes = null
   if (v.lanes !== undefined) lanes = laneNamesFrom(v.lanes)
   if (lanes && v.url) fail('--lanes and --url: give one of them (--url names running lanes)')
+  if (v['lanes-at'] !== undefined && v.url) fail('--lanes-at and --url: give one of them (--lanes-at reads every lane from the manifest there)')
   let links = preset ? preset.links : [null]
   if (v.link !== undefined) {
     try {
@@ -172,13 +179,15 @@ function parseLoadArgs (argv) {
     if (preset && preset.links.length > 1) fail(`--link and --preset ${preset.name}: that preset runs its own links (${preset.links.join(', ')}); use --preset h2load-netem --link …`)
     links = [v.link]
   }
-  if (v.url && links.some(Boolean)) fail('--link needs lanes started by h2bench load: leave out --url')
+  if ((v.url || v['lanes-at'] !== undefined) && links.some(Boolean)) fail(`--link needs lanes started by h2bench load: leave out ${v.url ? '--url' : '--lanes-at'}`)
   let seed
   if (v.seed !== undefined) seed = wholeNumber('--seed', v.seed, 0, 1e15)
   return {
     workload,
     lanes,
     urls: v.url || [],
+    lanesAt: v['lanes-at'] ?? null,
+    token: v.token ?? null,
     tools: parseTools(v.tool),
     presetTools: preset ? preset.tools : {},
     preset,
@@ -241,6 +250,8 @@ async function main (argv, { entry } = {}) {
     preset: opts.preset ? opts.preset.name : null,
     workload: opts.workload,
     tools: result.plan,
+    // --lanes-at: where the lanes ran and the round trip to them, measured before the tools ran.
+    ...(result.remote ? { lanesAt: result.remote } : {}),
     rows: result.rows,
     traces: opts.trace ? result.traces : undefined
   }
@@ -248,6 +259,7 @@ async function main (argv, { entry } = {}) {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   } else {
     const lines = formatLoad({ rows: result.rows, workload: opts.workload, preset: opts.preset })
+    if (result.remote) lines.unshift(`lanes at ${result.remote.at}, round trip ${result.remote.rttMs} ms (median of ${result.remote.rttSamples.length} TCP connects)`)
     if (opts.trace) lines.push(...formatTraces(result.traces))
     console.log(lines.join('\n'))
   }

@@ -7,6 +7,7 @@
 // the wire. The command line is load/cli.js; the runner's experiments
 // ab-vs-nghttp and h2load-netem use openLoad (bench/cells/load.js).
 const fs = require('node:fs')
+const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
@@ -31,7 +32,7 @@ class LoadError extends InputError {
 
 // A running lane given by URL: what its /lane says (so a URL that is not an
 // h2bench lane is refused before any tool runs).
-async function laneAt (url) {
+async function laneAt (url, token = null) {
   let u
   try {
     u = new URL(url)
@@ -49,8 +50,51 @@ async function laneAt (url) {
   }
   const known = answer.json && LANES.find(l => l.name === answer.json.lane)
   if (answer.status !== 200 || !known) throw new LoadError(`--url ${url} is not an h2bench lane (GET /lane: status ${answer.status}, no lane name)`)
-  return { ...known, url: base, given: true }
+  return { ...known, url: base, given: true, token }
 }
+
+// Lanes on another machine (npm start -- --lanes-only there): the manifest any of them serves
+// (GET /lanes.json), each lane checked as --url's are, and the round trip to them measured.
+async function remoteLanes ({ lanesAt, lanes: names, token }) {
+  let u
+  try {
+    u = new URL(lanesAt)
+  } catch {
+    throw new LoadError(`--lanes-at "${lanesAt}" is not a URL; give a lane's https:// URL on the other machine, e.g. https://192.0.2.7:3001`)
+  }
+  const base = `${u.protocol}//${u.host}`
+  let answer
+  try {
+    answer = await getJson(base, '/lanes.json', { timeoutMs: 5000 }).catch(() => getJson(base, '/lanes.json', { timeoutMs: 5000, h2: true }))
+  } catch (err) {
+    throw new LoadError(`--lanes-at ${lanesAt}: no lane manifest there (${err.message.split('\n')[0]}); start the lanes with npm start -- --lanes-only --host <address> on that machine`)
+  }
+  const manifest = answer.json
+  if (answer.status !== 200 || !manifest || !Array.isArray(manifest.lanes)) throw new LoadError(`--lanes-at ${lanesAt}: GET /lanes.json answered status ${answer.status}, not a lane manifest`)
+  if (manifest.tokenRequired && !token) throw new LoadError(`--lanes-at ${lanesAt}: those lanes listen beyond loopback and their ledgers need the token they printed at start: add --token <token>`)
+  const listed = manifest.lanes.filter(l => !names || names.includes(l.name))
+  const missing = (names || []).filter(n => !manifest.lanes.some(l => l.name === n))
+  if (missing.length) throw new LoadError(`--lanes-at ${lanesAt}: no lane ${missing.join(', ')} there; it runs ${manifest.lanes.map(l => l.name).join(', ')}`)
+  const lanes = await Promise.all(listed.map(l => laneAt(l.url, token)))
+  const rttSamples = await connectTimes(u.hostname, Number(new URL(listed[0].url).port))
+  return { at: base, lanes, rttSamples, rttMs: +median(rttSamples).toFixed(2) }
+}
+
+// Five TCP connects to host:port, one after another: each is one round trip (SYN, SYN-ACK). → ms each.
+async function connectTimes (host, port, n = 5) {
+  const out = []
+  for (let i = 0; i < n; i++) {
+    out.push(await new Promise((resolve, reject) => {
+      const t0 = process.hrtime.bigint()
+      const socket = net.connect({ host, port }, () => { socket.destroy(); resolve(Number(process.hrtime.bigint() - t0) / 1e6) })
+      socket.setTimeout(5000, () => socket.destroy(new Error(`no TCP connection to ${host}:${port} within 5 s`)))
+      socket.once('error', reject)
+    }))
+  }
+  return out
+}
+
+const median = xs => { const v = xs.slice().sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2 }
 
 // The tool for each lane, checked before anything starts: → [{ lane, tool, version }].
 async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log = () => {}) {
@@ -176,11 +220,13 @@ function takeNewQlogs (dir, before) {
 // → { plan: [{ lane, tool, version }], measure(spec, { order }) → { rows, traces }, close() }
 async function openLoad (opts, { log = () => {} } = {}) {
   const links = opts.links && opts.links.length ? opts.links : [null]
-  const given = Boolean(opts.urls && opts.urls.length)
+  const given = Boolean((opts.urls && opts.urls.length) || opts.lanesAt)
   if (given && links.some(Boolean)) {
     throw new LoadError('--link needs lanes started by h2bench load (without --url): the link sits between the tools and servers it starts')
   }
-  const lanes = given ? await Promise.all(opts.urls.map(laneAt)) : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
+  const remote = opts.lanesAt ? await remoteLanes(opts) : null
+  if (remote) log(`load: lanes at ${remote.at}: ${remote.lanes.map(l => l.name).join(', ')}; round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`)
+  const lanes = remote ? remote.lanes : given ? await Promise.all(opts.urls.map(u => laneAt(u, opts.token))) : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
   const plan = await planTools(lanes, opts, log)
   checkWorkload(opts.workload, plan)
   const qlogDir = opts.trace && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
@@ -247,6 +293,8 @@ async function openLoad (opts, { log = () => {} } = {}) {
 
   return {
     plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })),
+    // Where the lanes ran when not here (--lanes-at): the manifest's address and the measured round trip.
+    remote: remote ? { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples.map(x => +x.toFixed(2)) } : null,
     running: servers ? servers.running : null,
     // The priority the link's forwarder runs at (real-time where allowed), or null without a link.
     forwarderPriority: session ? session.opened.forwarder.priority || null : null,
@@ -273,7 +321,7 @@ async function runLoad (opts, { log = () => {} } = {}) {
   } finally {
     await load.close()
   }
-  return { rows, plan: load.plan, traces }
+  return { rows, plan: load.plan, traces, remote: load.remote }
 }
 
 // The trace of one lane: the tool again in its verbose form where it has

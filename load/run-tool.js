@@ -36,7 +36,8 @@ function optionUrl (laneUrl, { size, delay }, ledger) {
 
 // GET <lane>/<path> as JSON, certificate unchecked (the lanes' is
 // self-signed); over HTTP/2 when `h2` (the HTTP/2 lanes speak nothing else).
-function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false } = {}) {
+function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false, token = null } = {}) {
+  const auth = token ? { 'x-h2bench-token': token } : {} // lanes beyond loopback: their internals need it (server/access.js)
   const where = `${laneUrl.replace(/\/+$/, '')}${pathname}`
   return new Promise((resolve, reject) => {
     const done = (status, headers, body) => {
@@ -50,7 +51,7 @@ function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false } = {}) {
       const session = http2.connect(laneUrl, { rejectUnauthorized: false })
       const timer = setTimeout(() => session.destroy(new Error(`${where}: no answer within ${timeoutMs / 1000} s`)), timeoutMs)
       session.once('error', err => { clearTimeout(timer); reject(err) })
-      const req = session.request({ ':path': pathname })
+      const req = session.request({ ':path': pathname, ...auth })
       let body = ''
       let head = {}
       req.setEncoding('utf8')
@@ -60,7 +61,7 @@ function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false } = {}) {
       req.once('error', err => { clearTimeout(timer); session.destroy(); reject(err) })
       return
     }
-    const req = https.get(where, { rejectUnauthorized: false, timeout: timeoutMs }, res => {
+    const req = https.get(where, { rejectUnauthorized: false, timeout: timeoutMs, headers: auth }, res => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', d => { body += d })
@@ -140,7 +141,7 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
     // The tool's CPU time (its threads included), from this process's reaped children's: one tool runs at a time.
     const toolCpuMs = ran.spawnError ? null : +(reapedChildrenCpuMs() - cpu0).toFixed(0)
     const wire = link ? wireOf(await link.stats()) : null
-    const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge }).then(r => r.json, err => ({ error: err.message }))
+    const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge, token: lane.token || null }).then(r => r.json, err => ({ error: err.message }))
     const base = { command: shown, url, ledger: seen, wire, toolCpuMs, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
     if (ran.spawnError) return { ...base, error: `cannot run ${command.executable}: ${ran.spawnError.message}` }
     if (ran.timedOut) return { ...base, error: `timed out after ${timeoutS} s (--timeout)`, wallMs: ran.wallMs }

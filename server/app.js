@@ -10,13 +10,16 @@ const { siteRoutes } = require('./routes/site')
 const { ledgerRoutes } = require('./ledger')
 const { protocolOf } = require('./protocol')
 const { isUserError } = require('../common/errors')
+const { requireToken } = require('./access')
 
 const EXPOSED = ['Server-Timing', 'X-H2bench-Lane', 'X-H2bench-Protocol', 'X-H2bench-Push']
 
 // The one Express app every lane serves. It never listens: a lane wraps it in
 // its own TLS server, so whatever differs between lanes is the protocol and
 // its implementation, never the routes, headers, bytes or timing.
-function createApp (lane) {
+// `token`: set when the lane listens beyond loopback (server/access.js): its internals need it.
+// `manifest`: a function → the lanes' manifest (GET /lanes.json: every lane, for clients elsewhere).
+function createApp (lane, { token = null, manifest = null } = {}) {
   const app = express()
   const pushStats = newPushStats()
   app.disable('x-powered-by')
@@ -43,13 +46,15 @@ function createApp (lane) {
   app.get('/lane', (req, res) => res.json({ lane: lane.name, label: lane.label, protocol: protocolOf(req, lane) }))
   app.get('/option', optionRoute(lane))
   app.get('/push', push.page)
-  app.get('/push/stats', push.stats)
-  app.get('/ledger/:id', ledger.show)
+  const internals = requireToken(token)
+  app.get('/push/stats', internals, push.stats)
+  app.get('/ledger/:id', internals, ledger.show)
+  if (manifest) app.get('/lanes.json', (req, res) => res.json(manifest(req)))
   const api = apiRoutes(lane, pushStats) // seed 001's REST scenarios (routes/api.js)
   app.get('/api/items', api.collection)
   app.get('/api/compound', api.compound)
   app.get('/api/items/:id', api.one)
-  app.get('/api/stats/:tag', api.stats)
+  app.get('/api/stats/:tag', internals, api.stats)
   app.options('/api/*', api.preflight)
   app.get('/asset/:i(\\d+).js', push.asset)
   app.use('/site', siteRoutes(lane)) // a page of N bytes with subresources (routes/site.js)

@@ -19,6 +19,8 @@ const OPTIONS = {
   certsDir: { flag: 'certs-dir', env: 'H2BENCH_CERTS_DIR', default: DEFAULT_DIR, help: 'where cert.pem, key.pem and ca.pem are kept' },
   regenerateCerts: { flag: 'regenerate-certs', boolean: true, default: false, help: 'make a new certificate and exit' },
   chrome: { flag: 'chrome', boolean: true, default: false, help: 'also open the page in the local Chrome/Chromium, trusting the certificate' },
+  lanesOnly: { flag: 'lanes-only', boolean: true, default: false, help: 'start the lanes only (no page server), for clients on other machines: every lane serves the manifest /lanes.json (h2bench load --lanes-at)' },
+  token: { flag: 'token', env: 'H2BENCH_TOKEN', default: '', help: 'the token the lanes\' internals (ledgers, counters) and the page\'s link control need; beyond loopback a new one is made and printed when none is given' },
   link: { flag: 'link', default: '', help: 'put the lanes behind a packet-level link: a preset or spec (h2bench-link --list); Linux, root or user namespaces' },
   help: { flag: 'help', short: 'h', boolean: true, default: false, help: 'show this help' }
 }

@@ -18,7 +18,7 @@ const VENDOR = {
 // The page server (plain HTTP): the control page with the lanes' URLs, the
 // client code and the vendor libraries, and the network the lanes are behind
 // (`link`: harness/link-session.js's control when a packet-level link is active).
-function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null }) {
+function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null, token = null }) {
   const app = express()
   app.disable('x-powered-by')
   app.set('views', path.join(ROOT, 'views'))
@@ -29,7 +29,7 @@ function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkU
   })
   app.get('/lanes.json', (req, res) => res.json({ lanes, unavailable: unavailableLanes, spki, limits: LIMITS }))
   const presets = LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what }))
-  app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets, keys: pageKeys() }))
+  app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets, keys: pageKeys(), token }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
   app.get('/vendor/:file', (req, res, next) => {
     const file = VENDOR[req.params.file]

@@ -7,7 +7,7 @@ const debug = require('debug')('h2bench:start')
 const { LANES } = require('./lanes')
 const { createApp } = require('./app')
 const { createPageApp } = require('./page')
-const { payloadBlock } = require('./payload')
+const { payloadBlock, LIMITS } = require('./payload')
 const { unavailableReason } = require('../link/namespace')
 const { startCaddy, edgeUnavailableReason } = require('./edge/caddy')
 const { UserError } = require('../common/errors')
@@ -69,6 +69,8 @@ async function checkEdgePort (lane, port, host, what) {
   })
 }
 
+const edgeRecord = edge => edge && { pid: edge.pid, executable: edge.executable, version: edge.version, warning: edge.warning }
+
 function closeServer (server) {
   return new Promise(resolve => server.close(() => resolve()))
 }
@@ -80,7 +82,9 @@ function closeServer (server) {
 // (Caddy's default is 5 min; h2bench load sets a few seconds).
 // Returns { page: {url}, lanes: [{name,label,protocol,url,port,server,app}],
 // unavailable: [{name,label,reason}] (edge lanes without Caddy), edge, close() }.
-async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = null, edgeIdleTimeoutS = null } = {}) {
+// `page: false` (npm start -- --lanes-only): the lanes only, for clients elsewhere; every lane then serves the
+// manifest (GET /lanes.json). `config.token`: the lanes' internals and the page server's link need it (server/access.js).
+async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = null, edgeIdleTimeoutS = null, page = true } = {}) {
   const started = []
   let edge = null
   const closeAll = async () => {
@@ -104,8 +108,16 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
   try {
     const laneInfo = []
     const edgeServers = []
+    // Every lane's port and protocol, with the host the client reached (it may not be the one listened on: 0.0.0.0).
+    const manifest = req => ({
+      lanes: laneInfo.filter(l => l.port).map(({ name, label, protocol, port }) => ({ name, label, protocol, url: `https://${urlHost(req.hostname)}:${port}` })),
+      unavailable,
+      spki: tls.spki,
+      limits: { maxSizeBytes: LIMITS.maxSize, maxDelayMs: LIMITS.maxDelay },
+      tokenRequired: Boolean(config.token)
+    })
     for (const lane of starting) {
-      const app = createApp(lane)
+      const app = createApp(lane, { token: config.token || null, manifest })
       const flag = `${lane.name}-port`
       const what = { name: `lane ${lane.name}`, flag, env: `H2BENCH_${lane.name.toUpperCase()}_PORT` }
       const port = config[`${lane.name}Port`] || 0
@@ -132,15 +144,16 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
       for (const info of laneInfo) if (edge.ports[info.name]) info.port = edge.ports[info.name]
     }
     for (const info of laneInfo) info.url = `https://${urlHost(config.host)}:${info.port}`
+    if (!page) return { page: null, lanes: laneInfo, unavailable, edge: edgeRecord(edge), close: closeAll }
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason() }))
+    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason(), token: config.token || null }))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
     const pagePort = await listen(pageServer, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
     return {
       page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer },
       lanes: laneInfo,
       unavailable,
-      edge: edge && { pid: edge.pid, executable: edge.executable, version: edge.version, warning: edge.warning },
+      edge: edgeRecord(edge),
       close: closeAll
     }
   } catch (err) {

@@ -62,6 +62,7 @@
   // param and code (the server's InputError fields) on an error status.
   function linkRequest (method, body) {
     const init = { method: method, cache: 'no-store', headers: { Accept: 'application/json' } }
+    if (request.accessToken) init.headers['X-H2bench-Token'] = request.accessToken
     if (body !== undefined) {
       init.headers['Content-Type'] = 'application/json'
       init.body = JSON.stringify(body)

@@ -267,7 +267,7 @@
   // ---- probe: is each lane reachable, and over which protocol? Its
   // /push/stats also says which push modes it cannot do, and why.
   function probe (lane) {
-    const url = new URL(lane.url + '/push/stats').href
+    const url = new URL(window.h2benchRequest.withAccess(lane.url + '/push/stats')).href
     $.get({ url: url, dataType: 'json' }).done(function (data) {
       setTimeout(function () {
         const entries = performance.getEntriesByName(url)

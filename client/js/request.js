@@ -9,6 +9,13 @@
     return Math.random().toString(36).slice(2, 6).padEnd(4, '0')
   }
 
+  // The access token the page was opened with (…/?token=…, printed by a server listening beyond loopback:
+  // server/access.js): the lanes' internals (push and REST counters, ledgers) and the page server's link need it.
+  const ACCESS = new URLSearchParams(window.location.search).get('token')
+  function withAccess (url) {
+    return ACCESS ? url + (url.indexOf('?') < 0 ? '?' : '&') + 'token=' + encodeURIComponent(ACCESS) : url
+  }
+
   function round (v) {
     return Math.round(v * 10) / 10
   }
@@ -113,6 +120,8 @@
 
   window.h2benchRequest = {
     token: token,
+    withAccess: withAccess,
+    accessToken: ACCESS,
     round: round,
     get: get,
     timingOf: timingOf,

@@ -82,7 +82,7 @@
   const cachedCount = function (n) { return Math.round(n * CACHED_SHARE) }
 
   function apiStats (ctl, lane, tag) {
-    return request.get(ctl, lane.url + '/api/stats/' + tag + '?r=' + request.token(), undefined, { body: true }).then(function (a) {
+    return request.get(ctl, request.withAccess(lane.url + '/api/stats/' + tag + '?r=' + request.token()), undefined, { body: true }).then(function (a) {
       if (a.error) throw new Error('GET /api/stats/' + tag + ' on ' + lane.name + ': ' + a.error)
       return JSON.parse(a.body)
     })
@@ -95,7 +95,7 @@
 
   // → the connections the server saw requests of ledger `id` on, or null.
   function connections (ctl, lane, id) {
-    return request.get(ctl, lane.url + '/ledger/' + id + '?r=' + request.token(), undefined, { body: true }).then(function (a) {
+    return request.get(ctl, request.withAccess(lane.url + '/ledger/' + id + '?r=' + request.token()), undefined, { body: true }).then(function (a) {
       return a.error ? null : JSON.parse(a.body).connections
     })
   }
