@@ -10,6 +10,8 @@ const { listAll, keysHelp } = require('../link/preset-list')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
 const { parseLinkSpec } = require('../link/spec')
 const { formatStats } = require('../link/counters')
+const { crossFlows } = require('../harness/cross-traffic')
+const { formatCrossReports, workloadShare } = require('../link/cross-report')
 const { parseConfig } = require('../server/config')
 const { loadOrCreateCertificate } = require('../server/certs')
 const { startAll } = require('../server/start')
@@ -27,7 +29,9 @@ Starts the h2bench lanes on the far side of an emulated network link and runs
 the command on the near side (a network namespace of its own), where every IP
 packet to and from the lanes is delayed, rate limited, queued, dropped,
 duplicated, corrupted or reordered as the spec says. Without a command it
-opens a shell there. On exit it prints what the link did, per direction.
+opens a shell there. On exit it prints what the link did, per direction, and
+with cross traffic (cross=…) each flow's throughput, Jain's index per
+direction and the workload's share of the bytes.
 
 The command finds the lanes in its environment:
   H2BENCH_PAGE_URL, H2BENCH_H1_URL, H2BENCH_H2_URL, H2BENCH_H2N_URL (one per lane),
@@ -104,9 +108,10 @@ async function main (argv) {
   const options = parseCli(argv)
   if (options.help) return console.log(helpText())
   if (options.list) return console.log(listAll())
-  parseLinkSpec(options.spec) // a bad spec is reported before anything starts
-  // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy is built out here first.
-  if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), entry: __filename, argv, log: line => process.stderr.write(`${line}\n`) })
+  const link = parseLinkSpec(options.spec) // a bad spec is reported before anything starts
+  // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy (and h3get for a QUIC cross flow) is built out here first.
+  const h3get = crossFlows(link).some(f => f.kind === 'quic')
+  if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), h3get, entry: __filename, argv, log: line => process.stderr.write(`${line}\n`) })
   await preparePrivateNamespace()
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
@@ -127,15 +132,19 @@ async function main (argv) {
   process.on('SIGINT', () => {})
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGHUP', () => stop('SIGHUP'))
-  let code, stats
+  let code, stats, cross
   try {
     code = await runCommand(session, options.command)
-    stats = await session.control.stats()
+    // The link's counters are read the moment the cross flows' receivers stop counting: both count the same bytes.
+    let counters = null
+    cross = await session.stopCrossTraffic({ atStop: () => { counters = session.control.stats() } })
+    stats = await (counters || session.control.stats())
   } finally {
     await session.close()
   }
-  if (options.json) console.log(JSON.stringify({ link: session.control.current(), exitCode: code, counters: stats }))
-  else console.log(formatStats(stats))
+  const crossTraffic = cross.length ? { reports: cross, workloadShare: workloadShare(cross, stats) } : undefined
+  if (options.json) console.log(JSON.stringify({ link: session.control.current(), exitCode: code, counters: stats, crossTraffic }))
+  else console.log(formatStats(stats) + (cross.length ? `\n${formatCrossReports(cross, stats)}` : ''))
   return code
 }
 

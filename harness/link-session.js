@@ -3,6 +3,7 @@
 const { parseLinkSpec } = require('../link/spec')
 const { forwarderCommands } = require('../link/forwarder-commands')
 const { openLink } = require('../link/namespace')
+const { followCrossTraffic, crossTrafficUnavailable, CrossTrafficError } = require('./cross-traffic')
 const { LANES } = require('../server/lanes')
 
 // The lanes on the far side of a packet-level link: the link opened, every
@@ -16,13 +17,26 @@ function linkRecord (link) {
 }
 
 // The control the page server's /link routes use (server/routes/link.js).
-function linkControl (opened, first) {
+// `cross`: the session's cross traffic (harness/cross-traffic/index.js followCrossTraffic), which follows the spec.
+function linkControl (opened, first, cross = null) {
   let current = first
   return {
     current: () => linkRecord(current),
     async change (text) {
       const next = parseLinkSpec(text, { traces: false }) // LinkSpecError: a 400
+      const why = cross && crossTrafficUnavailable(next) // before anything changes
+      if (why) throw new CrossTrafficError(why)
       await opened.configure(forwarderCommands(next))
+      if (cross) {
+        try {
+          await cross.apply(next)
+        } catch (err) {
+          // The link as it was, its flows again: the change did not happen.
+          await opened.configure(forwarderCommands(current))
+          await cross.apply(current).catch(() => {})
+          throw err
+        }
+      }
       current = next
       return linkRecord(next)
     },
@@ -50,6 +64,8 @@ function laneEnv (running, control, spki) {
 // `tls` may be a function of the server address → the certificate (one valid for that address).
 async function startLinkSession ({ spec, config, tls: certs, startAll, seed, lanes = LANES }) {
   const link = parseLinkSpec(spec)
+  const why = crossTrafficUnavailable(link) // iperf3 missing, say, is said before anything starts
+  if (why) throw new CrossTrafficError(why)
   const opened = await openLink(forwarderCommands(link), { seed })
   let tls = certs
   try {
@@ -58,12 +74,21 @@ async function startLinkSession ({ spec, config, tls: certs, startAll, seed, lan
     await opened.close()
     throw err
   }
-  const control = linkControl(opened, link)
+  // The spec's cross flows (cross=…) run beside whatever the session measures, and follow the spec when the page changes it.
+  const cross = followCrossTraffic(opened, { tls, seed: seed || 1 })
+  const control = linkControl(opened, link, cross)
   const ports = Object.fromEntries(LANES.map(l => [`${l.name}Port`, 0]))
   let running
   try {
     running = await startAll({ ...config, ...ports, port: 0, host: opened.serverAddress }, tls, { lanes, link: control })
   } catch (err) {
+    await opened.close()
+    throw err
+  }
+  try {
+    await cross.apply(link)
+  } catch (err) {
+    await running.close()
     await opened.close()
     throw err
   }
@@ -74,8 +99,12 @@ async function startLinkSession ({ spec, config, tls: certs, startAll, seed, lan
     tls,
     control,
     env: () => laneEnv(running, control, tls.spki),
+    // Stops the cross flows and resolves their reports (link/cross-report.js), one per set of flows the
+    // spec had; `atStop` is called the moment they stop (to read the link's counters: bin/h2bench-link.js).
+    stopCrossTraffic: ({ atStop } = {}) => cross.stop({ atStop }),
+    crossTraffic: () => cross.reports(),
     close: () => {
-      closing = closing || running.close().then(() => opened.close())
+      closing = closing || cross.stop().catch(() => {}).then(() => running.close()).then(() => opened.close())
       return closing
     }
   }

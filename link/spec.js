@@ -184,7 +184,7 @@ function resolveDirection (layers, dir) {
   if (rebind) out.rebind = rebind.value
   const cross = pick(layers, 'cross', dir)
   if (cross) out.cross = cross.value
-  // The bulk QUIC flow is a download (link/cross-quic.js): nothing on the lanes' side would receive and count an upload.
+  // The bulk QUIC flow is a download (harness/cross-traffic/quic.js): nothing on the lanes' side would receive and count an upload.
   if (dir === 'up' && cross && cross.value.includes('quic')) {
     failItem(cross, 'a quic cross flow runs down only (a download from the lanes\' side); write cross.down=quic, and for traffic up cubic, bbr, reno or web')
   }

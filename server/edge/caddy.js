@@ -81,7 +81,7 @@ function caddyVersion (executable = findCaddy()) {
   return out.status === 0 ? out.stdout.trim().split(/\s+/)[0] : null
 }
 
-// Caddy's JSON config. servers: [{ name, host, port, protocols, upstream }],
+// Caddy's JSON config. servers: [{ name, host, port, protocols, upstream | handle }],
 // upstream 'HOST:PORT' of the lane's app; files: { cert, key, data }.
 function caddyConfig (servers, files) {
   const tag = 'h2bench'
@@ -100,7 +100,8 @@ function caddyConfig (servers, files) {
           // Our one certificate whatever the SNI (none, for an IP address).
           tls_connection_policies: [{ certificate_selection: { any_tag: [tag] } }],
           routes: [{
-            handle: [{
+            // `handle`: Caddy handlers of the server's own in place of the proxy (the link's cross traffic serves a file: harness/cross-traffic/quic.js).
+            handle: s.handle || [{
               handler: 'reverse_proxy',
               flush_interval: -1,
               upstreams: [{ dial: s.upstream }],

@@ -12,6 +12,9 @@
 //	      then one normal GET on the same connection; prints {opened, cancelled, after, …}
 //	h3get --alpn LIST URL
 //	      only a QUIC handshake offering the comma-separated ALPN LIST; prints {alpn}
+//	h3get --bulk [--every 500ms] URL
+//	      GETs URL again and again until stdin closes or a signal, discarding the
+//	      bodies; prints {bytes, requests, …} every --every and when it stops (bulk.go)
 //
 // Every result is one JSON object on stdout; a failure is {"error": "…"} and exit code 1.
 package main
@@ -57,10 +60,12 @@ func main() {
 	parallel := flag.Bool("parallel", false, "with --repeat: all N at once (parallel streams)")
 	cancel := flag.Int("cancel", 0, "open N request streams on one connection, resetting each at once")
 	alpn := flag.String("alpn", "", "only a QUIC handshake offering these ALPN values (comma-separated)")
+	bulkFlow := flag.Bool("bulk", false, "GET the URL again and again until stopped, counting the bytes received (a bulk QUIC flow)")
+	every := flag.Duration("every", 500*time.Millisecond, "with --bulk: how often to print the count")
 	flag.Var(&headers, "H", "request header 'name: value' (repeatable)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fail(errors.New("usage: h3get [--ca FILE | --insecure] [-H 'name: value'] [--repeat N [--parallel] | --cancel N | --alpn LIST] URL"))
+		fail(errors.New("usage: h3get [--ca FILE | --insecure] [-H 'name: value'] [--repeat N [--parallel] | --cancel N | --alpn LIST | --bulk [--every D]] URL"))
 	}
 	target, err := url.Parse(flag.Arg(0))
 	if err != nil || target.Scheme != "https" || target.Host == "" {
@@ -69,6 +74,9 @@ func main() {
 	tlsConf, err := tlsConfig(*ca, *insecure)
 	if err != nil {
 		fail(err)
+	}
+	if *bulkFlow {
+		bulk(target, tlsConf, headers, *every) // runs until stopped, then exits
 	}
 	ctx, stop := context.WithTimeout(context.Background(), *timeout)
 	defer stop()
