@@ -160,7 +160,8 @@ function cpuMsSince (before, pids, table) {
 // stop({ toolCpuMs }): the CPU of a load tool that ran in the window (reapedChildrenCpuMs), the client's when no browser is.
 // forPage(cdp): the same meter for another page (a tab of the cell's own).
 function costMeter (options) {
-  const { browserDir = null, browserPid = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null } = options
+  // localServers: false when the lanes run on another machine (the runner's --lanes-at): no server CPU is read.
+  const { browserDir = null, browserPid = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null, localServers = true } = options
   const findRoots = browserRootsOf({ browserDir, browserPid })
   const measured = Boolean(findRoots)
   let window = null
@@ -227,7 +228,7 @@ function costMeter (options) {
         browserProcesses: measured ? browser.length : null,
         toolCpuMs: toolCpuMs === null ? null : +toolCpuMs.toFixed(0),
         pageTaskMs: tasks === null ? null : +((tasks - window.tasks) * 1000).toFixed(0),
-        serverCpuMs: +cpuMsSince(window.servers, servers, table).toFixed(0),
+        serverCpuMs: localServers ? +cpuMsSince(window.servers, servers, table).toFixed(0) : null,
         link: stats ? { up: dir(stats.up), down: dir(stats.down) } : null,
         tcp: {
           server: minus(tcpCounters('self'), window.serverTcp),

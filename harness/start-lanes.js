@@ -1,7 +1,8 @@
 'use strict'
 
 const fs = require('node:fs')
-const { startAll } = require('../server/start')
+const { startAll, startPage } = require('../server/start')
+const { readRemoteLanes } = require('./remote-lanes')
 const { laneByName } = require('../server/lanes')
 const { generateCertificate, spkiHash } = require('../server/certs')
 const { ensureCaddy } = require('../tools/caddy/build')
@@ -71,4 +72,14 @@ async function startLanesBehindLink (names, spec = 'none', { seed, serverOptions
   return startLinkSession({ spec, config: parseConfig([], {}), tls, startAll: start, seed, lanes: names.map(laneByName) })
 }
 
-module.exports = { startLanes, startLanesBehindLink, throwawayCertificate, ensureEdge, edgeEnvironment, BUILD_ENV }
+// Lanes on another machine (npm start -- --lanes-only there) and a page server here that lists them: their
+// manifest and round trip (harness/remote-lanes.js). → { running (as startAll's, the lanes remote), tls: { spki },
+// remote: { at, rttMs, rttSamples }, token }.
+async function useRemoteLanes ({ at, token = null, names = null }) {
+  const remote = await readRemoteLanes({ at, names, token })
+  const lanes = remote.lanes.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
+  const running = await startPage({ lanes, unavailable: remote.manifest.unavailable || [], spki: remote.spki })
+  return { running, tls: { spki: remote.spki }, remote: { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples }, token }
+}
+
+module.exports = { startLanes, startLanesBehindLink, useRemoteLanes, throwawayCertificate, ensureEdge, edgeEnvironment, BUILD_ENV }

@@ -7,12 +7,12 @@
 // the wire. The command line is load/cli.js; the runner's experiments
 // ab-vs-nghttp and h2load-netem use openLoad (bench/cells/load.js).
 const fs = require('node:fs')
-const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { chosenTool, ToolMissingError } = require('./tools')
 const { runTool, getJson } = require('./run-tool')
+const { readRemoteLanes, RemoteLanesError } = require('../harness/remote-lanes')
 const { summariseAb } = require('./tools/ab-trace')
 const { summariseNghttp } = require('./tools/nghttp-trace')
 const { summariseQlogDir } = require('./qlog')
@@ -53,48 +53,17 @@ async function laneAt (url, token = null) {
   return { ...known, url: base, given: true, token }
 }
 
-// Lanes on another machine (npm start -- --lanes-only there): the manifest any of them serves
-// (GET /lanes.json), each lane checked as --url's are, and the round trip to them measured.
+// Lanes on another machine (npm start -- --lanes-only there): their manifest and round trip
+// (harness/remote-lanes.js), each lane then checked as --url's are.
 async function remoteLanes ({ lanesAt, lanes: names, token }) {
-  let u
+  let remote
   try {
-    u = new URL(lanesAt)
-  } catch {
-    throw new LoadError(`--lanes-at "${lanesAt}" is not a URL; give a lane's https:// URL on the other machine, e.g. https://192.0.2.7:3001`)
-  }
-  const base = `${u.protocol}//${u.host}`
-  let answer
-  try {
-    answer = await getJson(base, '/lanes.json', { timeoutMs: 5000 }).catch(() => getJson(base, '/lanes.json', { timeoutMs: 5000, h2: true }))
+    remote = await readRemoteLanes({ at: lanesAt, names, token })
   } catch (err) {
-    throw new LoadError(`--lanes-at ${lanesAt}: no lane manifest there (${err.message.split('\n')[0]}); start the lanes with npm start -- --lanes-only --host <address> on that machine`)
+    throw err instanceof RemoteLanesError ? new LoadError(err.message) : err
   }
-  const manifest = answer.json
-  if (answer.status !== 200 || !manifest || !Array.isArray(manifest.lanes)) throw new LoadError(`--lanes-at ${lanesAt}: GET /lanes.json answered status ${answer.status}, not a lane manifest`)
-  if (manifest.tokenRequired && !token) throw new LoadError(`--lanes-at ${lanesAt}: those lanes listen beyond loopback and their ledgers need the token they printed at start: add --token <token>`)
-  const listed = manifest.lanes.filter(l => !names || names.includes(l.name))
-  const missing = (names || []).filter(n => !manifest.lanes.some(l => l.name === n))
-  if (missing.length) throw new LoadError(`--lanes-at ${lanesAt}: no lane ${missing.join(', ')} there; it runs ${manifest.lanes.map(l => l.name).join(', ')}`)
-  const lanes = await Promise.all(listed.map(l => laneAt(l.url, token)))
-  const rttSamples = await connectTimes(u.hostname, Number(new URL(listed[0].url).port))
-  return { at: base, lanes, rttSamples, rttMs: +median(rttSamples).toFixed(2) }
+  return { ...remote, lanes: await Promise.all(remote.lanes.map(l => laneAt(l.url, token))) }
 }
-
-// Five TCP connects to host:port, one after another: each is one round trip (SYN, SYN-ACK). → ms each.
-async function connectTimes (host, port, n = 5) {
-  const out = []
-  for (let i = 0; i < n; i++) {
-    out.push(await new Promise((resolve, reject) => {
-      const t0 = process.hrtime.bigint()
-      const socket = net.connect({ host, port }, () => { socket.destroy(); resolve(Number(process.hrtime.bigint() - t0) / 1e6) })
-      socket.setTimeout(5000, () => socket.destroy(new Error(`no TCP connection to ${host}:${port} within 5 s`)))
-      socket.once('error', reject)
-    }))
-  }
-  return out
-}
-
-const median = xs => { const v = xs.slice().sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2 }
 
 // The tool for each lane, checked before anything starts: → [{ lane, tool, version }].
 async function planTools (lanes, { tools = {}, presetTools = {}, workload }, log = () => {}) {
@@ -294,7 +263,7 @@ async function openLoad (opts, { log = () => {} } = {}) {
   return {
     plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })),
     // Where the lanes ran when not here (--lanes-at): the manifest's address and the measured round trip.
-    remote: remote ? { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples.map(x => +x.toFixed(2)) } : null,
+    remote: remote ? { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples } : null,
     running: servers ? servers.running : null,
     // The priority the link's forwarder runs at (real-time where allowed), or null without a link.
     forwarderPriority: session ? session.opened.forwarder.priority || null : null,

@@ -9,11 +9,10 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const https = require('node:https')
-const http2 = require('node:http2')
 const { spawn } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
 const { reapedChildrenCpuMs } = require('../harness/cell-costs')
+const { getJson } = require('../harness/lane-json')
 
 const OUTPUT_CAP = 256 * 1024 * 1024 // per stream; ab -v 2 prints ~0.6 KB per connection
 const KILL_GRACE_MS = 3000
@@ -32,44 +31,6 @@ const newLedgerId = () => `load-${process.pid}-${Date.now().toString(36)}-${++le
 function optionUrl (laneUrl, { size, delay }, ledger) {
   const base = laneUrl.replace(/\/+$/, '')
   return `${base}/option?size=${size}${delay ? `&delay=${delay}` : ''}&ledger=${ledger}`
-}
-
-// GET <lane>/<path> as JSON, certificate unchecked (the lanes' is
-// self-signed); over HTTP/2 when `h2` (the HTTP/2 lanes speak nothing else).
-function getJson (laneUrl, pathname, { timeoutMs = 10000, h2 = false, token = null } = {}) {
-  const auth = token ? { 'x-h2bench-token': token } : {} // lanes beyond loopback: their internals need it (server/access.js)
-  const where = `${laneUrl.replace(/\/+$/, '')}${pathname}`
-  return new Promise((resolve, reject) => {
-    const done = (status, headers, body) => {
-      try {
-        resolve({ status, headers, json: JSON.parse(body) })
-      } catch {
-        reject(new Error(`${where}: status ${status}, not JSON`))
-      }
-    }
-    if (h2) {
-      const session = http2.connect(laneUrl, { rejectUnauthorized: false })
-      const timer = setTimeout(() => session.destroy(new Error(`${where}: no answer within ${timeoutMs / 1000} s`)), timeoutMs)
-      session.once('error', err => { clearTimeout(timer); reject(err) })
-      const req = session.request({ ':path': pathname, ...auth })
-      let body = ''
-      let head = {}
-      req.setEncoding('utf8')
-      req.once('response', h => { head = h })
-      req.on('data', d => { body += d })
-      req.once('end', () => { clearTimeout(timer); session.close(); done(head[':status'], head, body) })
-      req.once('error', err => { clearTimeout(timer); session.destroy(); reject(err) })
-      return
-    }
-    const req = https.get(where, { rejectUnauthorized: false, timeout: timeoutMs, headers: auth }, res => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', d => { body += d })
-      res.on('end', () => done(res.statusCode, res.headers, body))
-    })
-    req.once('timeout', () => req.destroy(new Error(`${where}: no answer within ${timeoutMs / 1000} s`)))
-    req.once('error', reject)
-  })
 }
 
 // Runs the command; resolves { stdout, stderr, code, signal, wallMs, timedOut, spawnError }.

@@ -148,9 +148,9 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
     const pageServer = http.createServer(createPageApp({ lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason(), token: config.token || null }))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
-    const pagePort = await listen(pageServer, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
+    const pageInfo = await listenPage(pageServer, config)
     return {
-      page: { url: `http://${urlHost(config.host)}:${pagePort}`, port: pagePort, server: pageServer },
+      page: pageInfo,
       lanes: laneInfo,
       unavailable,
       edge: edgeRecord(edge),
@@ -162,4 +162,18 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
   }
 }
 
-module.exports = { startAll, PortError }
+async function listenPage (server, config) {
+  const port = await listen(server, config.port, config.host, { name: 'page server', flag: 'port', env: 'H2BENCH_PORT' })
+  return { url: `http://${urlHost(config.host)}:${port}`, port, server }
+}
+
+// The page server alone, for lanes that run elsewhere (the runner's --lanes-at: harness/remote-lanes.js):
+// `lanes` [{ name, label, protocol, url }], their certificate's `spki`. → { page, lanes, unavailable, edge: null, close }.
+async function startPage ({ host = '127.0.0.1', port = 0, lanes, unavailable = [], spki }) {
+  const server = http.createServer(createPageApp({ lanes, unavailableLanes: unavailable, spki, link: null, linkUnavailable: 'the lanes run on another machine: their network is the real path' }))
+  const destroySockets = trackSockets(server)
+  const page = await listenPage(server, { host, port })
+  return { page, lanes, unavailable, edge: null, close: () => { const closing = closeServer(server); destroySockets(); return closing } }
+}
+
+module.exports = { startAll, startPage, PortError }

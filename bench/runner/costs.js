@@ -45,7 +45,7 @@ function sumCosts (records) {
     browserCpuMs: has(r => r.browserCpuMs) ? sum(r => r.browserCpuMs) : null,
     toolCpuMs: has(r => r.toolCpuMs) ? sum(r => r.toolCpuMs) : null,
     pageTaskMs: has(r => r.pageTaskMs) ? sum(r => r.pageTaskMs) : null,
-    serverCpuMs: sum(r => r.serverCpuMs),
+    serverCpuMs: has(r => r.serverCpuMs) ? sum(r => r.serverCpuMs) : null, // null: the lanes ran elsewhere (--lanes-at)
     link: has(r => r.link) ? { up: dir('up'), down: dir('down') } : null,
     tcp: { server: tcp('server'), client: tcp('client') }
   }
@@ -88,8 +88,10 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null) {
       ? `client CPU: ${browser}'s page busy ${s(tasks)} of ${s(wall)} over ${over} (main-thread tasks; ${costs.browserCpuMs === null ? 'CPU time not measured' : `${s(cpu)} of CPU`})`
       : `client CPU: ${browser} ${s(cpu)} of CPU in ${s(wall)} over ${over}`
   }
-  shares.serverCpu = costs.serverCpuMs / wall
-  sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)} over ${over}`
+  if (costs.serverCpuMs !== null) {
+    shares.serverCpu = costs.serverCpuMs / wall
+    sentences.serverCpu = `server CPU: ${s(costs.serverCpuMs)} of CPU in ${s(wall)} over ${over}`
+  }
   if (costs.link && bound && bound.downBitsPerSecond) {
     const busyMs = costs.link.down.bytes * 8 / bound.downBitsPerSecond * 1000
     shares.bandwidth = busyMs / timed

@@ -8,7 +8,7 @@ const { edgeEnvironment } = require('../../harness/start-lanes')
 
 const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 
-function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null }) {
+function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null }) {
   const machine = environmentRecord({ commit })
   return {
     node: machine.node,
@@ -33,6 +33,8 @@ function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, u
     // Behind the link: the seed of its random decisions and whether every lane of a repeat shared it (bench/cells/helpers.js seedOf).
     ...(opts.networks.includes('link') && opts.seeding ? { linkSeed: opts.seeding.seed, pairedSeeds: opts.seeding.paired } : {}),
     ...(forwarderPriority ? { forwarderPriority } : {}),
+    // --lanes-at: the lanes ran on another machine; its address and the round trip measured to it.
+    ...(lanesAt ? { lanesAt } : {}),
     // The machine; with --shard, which share of the plan's cells this run measured (bench/runner/merge.js joins them).
     machine: os.hostname(),
     ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),

@@ -4,7 +4,7 @@
 // for its first cell, closed after its last.
 const { launchBrowser } = require('../../harness/chromium')
 const { launchFirefox } = require('../../harness/firefox')
-const { startLanes, startLanesBehindLink } = require('../../harness/start-lanes')
+const { startLanes, startLanesBehindLink, useRemoteLanes } = require('../../harness/start-lanes')
 const { chromiumVersion } = require('../../harness/provenance')
 const { costMeter } = require('../../harness/cell-costs')
 
@@ -19,15 +19,21 @@ const { costMeter } = require('../../harness/cell-costs')
 // had none when the link opened with its spec) and carried a 290 KB compound
 // document at 0.6-0.9 s instead of 0.12 s (Resource Timing; Chromium).
 async function openNetwork (network, { opts, needsBrowser, browser = 'chromium', log, firstSpec = 'none' }) {
-  let running, tls, link = null
-  if (network === 'link') {
+  let running, tls, link = null, remote = null, pageQuery = ''
+  if (opts.lanesAt) {
+    // Lanes on another machine (--lanes-at): a page server here lists them; DevTools' throttling on top of the real path.
+    const r = await useRemoteLanes({ at: opts.lanesAt, token: opts.token, names: opts.lanes })
+    ;({ running, tls, remote } = r)
+    if (r.token) pageQuery = `?token=${encodeURIComponent(r.token)}` // the page passes it on to the lanes' internals (client/js/request.js)
+    log(`lanes at ${remote.at}: round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`)
+  } else if (network === 'link') {
     link = await startLanesBehindLink(opts.lanes, firstSpec)
     running = link.running
     tls = link.tls
   } else {
     ({ running, tls } = await startLanes(opts.lanes))
   }
-  const env = { running, tls, link, browser: null, page: null, cdp: null, browserName: null, userAgent: null, browserId: browser }
+  const env = { running, tls, link, remote, browser: null, page: null, cdp: null, browserName: null, userAgent: null, browserId: browser }
   const close = async () => {
     if (env.browser) await env.browser.close()
     if (link) await link.close()
@@ -49,7 +55,7 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
       env.browserName = chromiumVersion(env.browser.executablePath)
       env.page = await env.browser.context.newPage()
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))
-      await env.page.goto(`${running.page.url}/`)
+      await env.page.goto(`${running.page.url}/${pageQuery}`)
       await waitForH2bench(env.page, running.page.url)
       env.userAgent = await env.page.evaluate(() => navigator.userAgent)
       env.cdp = await env.browser.context.newCDPSession(env.page)
@@ -63,7 +69,8 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
   // (Chromium's by its profile, with its page's main-thread time over CDP;
   // Firefox's by its process, over BiDi no such second observer), the
   // servers, the link.
-  const shared = { edgePids: () => running.edge ? [running.edge.pid] : [], link, clientNetPid: link ? link.opened.pid : null }
+  // Remote lanes: their servers' CPU is not this machine's to read (serverCpuMs null).
+  const shared = { edgePids: () => running.edge ? [running.edge.pid] : [], link, clientNetPid: link ? link.opened.pid : null, localServers: !remote }
   env.meter = env.cdp ? costMeter({ ...shared, browserDir: env.browser.userDataDir, cdp: env.cdp })
     : env.browser && browser === 'firefox' && env.browser.pid ? costMeter({ ...shared, browserPid: env.browser.pid })
       : null

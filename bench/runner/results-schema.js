@@ -29,7 +29,8 @@ const ENVIRONMENT = {
 // browsers, firefox: runs before Firefox have neither (Chromium only).
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
 // machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/runner/merge.js).
-const OPTIONAL_ENVIRONMENT = { machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// lanesAt: a run against lanes on another machine (--lanes-at).
+const OPTIONAL_ENVIRONMENT = { lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',

@@ -59,6 +59,12 @@ Options:
                     checks that everything runs (well under a minute)
   --from <file>     run nothing: rebuild results.csv, report.md and report.html from
                     a results.json (into --out, default the file's directory)
+  --lanes-at <url>  the lanes of another machine (npm start -- --lanes-only there) instead of
+                    lanes started here: their manifest (<url>/lanes.json) says where each is; the
+                    page runs here, DevTools throttling on top of the real path; the round trip
+                    to them is measured and recorded. Chromium and --network devtools only, and
+                    only experiments measured in the page (the load tools': h2bench load --lanes-at)
+  --token <token>   the token those lanes printed (their ledgers and counters need it)
   --shard <i/n>     run only the i-th of n shares of the cells (1 ≤ i ≤ n; cell k of the plan
                     goes to shard k mod n, so each shard gets a mix), as Playwright's and
                     Jest's --shard: a CI matrix or a Kubernetes indexed Job runs the n shards
@@ -103,6 +109,8 @@ function parseRunArgs (argv) {
         seed: { type: 'string' },
         unpaired: { type: 'boolean', default: false },
         shard: { type: 'string' },
+        'lanes-at': { type: 'string' },
+        token: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
         from: { type: 'string' },
@@ -111,7 +119,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -154,10 +162,20 @@ function parseRunArgs (argv) {
     },
     cells: values.cells === undefined ? null : cellList(values.cells),
     shard: values.shard === undefined ? null : shardOf(values.shard, values),
+    lanesAt: values['lanes-at'] === undefined ? null : lanesAtOf(values),
+    token: values.token ?? null,
     out: values.out || null,
     json: values.json,
     smoke: values.smoke
   }
+}
+
+// --lanes-at: the page's experiments only, in Chromium, through DevTools throttling (a link sits between this machine's
+// clients and lanes it starts itself).
+function lanesAtOf (values) {
+  if (values.network !== 'devtools') throw new UsageError(`--lanes-at and --network ${values.network}: the packet-level link sits between this machine's clients and lanes it starts; with lanes elsewhere the network is the real path (and DevTools throttling): leave out --network`)
+  if (values.browser !== 'chromium') throw new UsageError(`--lanes-at and --browser ${values.browser}: remote lanes are measured in Chromium only (it trusts their certificate by its SPKI hash, from their manifest)`)
+  return values['lanes-at']
 }
 
 // --shard i/n → { index: i, count: n }.

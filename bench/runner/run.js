@@ -78,6 +78,10 @@ async function run (opts, log) {
   const plan = opts.networks.flatMap(network => opts.browsers.flatMap(browser => entries
     .filter(e => networksOf(e.experiment, opts).includes(network) && runsIn(e.experiment, browser, network, opts.browsers))
     .map(e => ({ ...e, network, browser })))).map((e, planned) => ({ ...e, planned }))
+  if (opts.lanesAt) {
+    const own = [...new Set(plan.filter(e => OWN_SERVERS.has(e.experiment.kind)).map(e => e.experiment.id))]
+    if (own.length) throw new UserError(`--lanes-at: ${own.join(', ')} start${own.length === 1 ? 's' : ''} servers of ${own.length === 1 ? 'its' : 'their'} own and cannot measure lanes elsewhere; for the load tools use h2bench load --lanes-at`, { status: 400 })
+  }
   const planned = opts.shard ? plan.filter(e => e.planned % opts.shard.count === opts.shard.index - 1) : plan
   if (opts.shard) log(`shard ${opts.shard.index} of ${opts.shard.count}: ${planned.length} of the plan's ${plan.length} cells`)
   for (const e of entries) {
@@ -94,6 +98,7 @@ async function run (opts, log) {
   log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
   const caddyBuild = await ensureEdge(opts.lanes, log)
   let edge = null
+  let lanesAt = null // --lanes-at: where the lanes ran and the round trip to them
   let forwarderPriority = null // the link's forwarder: real-time where allowed (link/forwarder/index.js)
   const results = []
   let browserName = null
@@ -116,6 +121,7 @@ async function run (opts, log) {
       }
       edge = edge || edgeEnvironment(env.running, caddyBuild)
       if (env.link) forwarderPriority = forwarderPriority || env.link.opened.forwarder.priority || null
+      if (env.remote) lanesAt = env.remote
       log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
       return env
     }
@@ -171,7 +177,7 @@ async function run (opts, log) {
       if (env) await env.close()
     }
   }
-  const environment = environmentOf({ opts, plannedCells: plan.length, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority })
+  const environment = environmentOf({ opts, plannedCells: plan.length, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority, lanesAt })
   return { environment, results: withRatios(results), experiments }
 }
 

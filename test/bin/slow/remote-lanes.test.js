@@ -93,4 +93,22 @@ describe('lanes on a remote host: npm start -- --lanes-only, h2bench load --lane
     assert.equal(without.code, 2)
     assert.match(without.stderr, /their ledgers need the token they printed at start: add --token <token>/)
   })
+
+  it('the runner measures them too (--lanes-at, the page here, Chromium): rows and the round trip; a link is refused', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-remote-run-'))
+    try {
+      const r = await runNode(path.join(BIN, 'h2bench-run.js'), ['delay', '--smoke', '--lanes', 'h1,h2n', '--lanes-at', `https://${first()}`, '--token', token(), '--out', out])
+      assert.equal(r.code, 0, r.stderr)
+      const json = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'))
+      console.log(`      · lanes at ${json.environment.lanesAt.at}, round trip ${json.environment.lanesAt.rttMs} ms; ${json.results.length} rows`)
+      assert.ok(json.environment.lanesAt.rttMs > 0)
+      assert.deepEqual([...new Set(json.results.map(x => x.lane))], ['h1', 'h2n'])
+      for (const row of json.results) assert.ok(row.samples.length > 0 && row.failures === 0, `${row.experiment} ${row.lane}: ${row.note}`)
+      const refused = await runNode(path.join(BIN, 'h2bench-run.js'), ['delay', '--smoke', '--lanes-at', `https://${first()}`, '--network', 'link'])
+      assert.equal(refused.code, 2)
+      assert.match(refused.stderr, /--lanes-at and --network link: the packet-level link sits between/)
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true })
+    }
+  })
 })
