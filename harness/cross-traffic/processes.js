@@ -7,6 +7,7 @@
 // signal, as link/namespace.js does for the namespace's): nothing outlives the
 // link, whatever ends us.
 
+const readline = require('node:readline')
 const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const { UserError } = require('../../common/errors')
@@ -84,4 +85,19 @@ function installed (cmd) {
   return !r.error
 }
 
-module.exports = { processGroup, waitExit, waitListening, listening, freePortIn, installed, exited, CrossTrafficError }
+// A flow's client prints its counts as JSON lines, the last one `final` (or an `error`) when it stops:
+// → { last () (the latest count, or null), finished (resolves at the final count or when its output ends) }.
+function followCounts (child) {
+  let last = null
+  const finished = new Promise(resolve => {
+    readline.createInterface({ input: child.stdout }).on('line', line => {
+      try {
+        last = JSON.parse(line)
+      } catch { /* not a count */ }
+      if (last && (last.final || last.error)) resolve()
+    }).once('close', resolve)
+  })
+  return { last: () => last, finished }
+}
+
+module.exports = { followCounts, processGroup, waitExit, waitListening, listening, freePortIn, installed, exited, CrossTrafficError }

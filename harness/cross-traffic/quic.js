@@ -15,10 +15,9 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const readline = require('node:readline')
 const { startCaddy, edgeUnavailableReason } = require('../../server/edge/caddy')
 const { ensureH3get } = require('../../tools/h3get/build')
-const { waitExit, CrossTrafficError } = require('./processes')
+const { waitExit, followCounts, CrossTrafficError } = require('./processes')
 
 const FILE_BYTES = 1024 ** 3
 const STOP_TIMEOUT_MS = 3000
@@ -90,15 +89,7 @@ async function startQuicFlow ({ group, quic }, { kind, direction }) {
   const url = await quic.url()
   // --insecure: the data is filler, and the link's certificate may not name its address.
   const client = group.spawnInside(h3get, ['--insecure', '--bulk', '--every', '1s', url], { stdio: ['pipe', 'pipe', 'pipe'] })
-  let last = null
-  const finished = new Promise(resolve => {
-    readline.createInterface({ input: client.stdout }).on('line', line => {
-      try {
-        last = JSON.parse(line)
-      } catch { /* not a count */ }
-      if (last && (last.final || last.error)) resolve()
-    }).once('close', resolve)
-  })
+  const counts = followCounts(client)
   const startedAt = Date.now()
   return {
     kind,
@@ -108,7 +99,8 @@ async function startQuicFlow ({ group, quic }, { kind, direction }) {
       client.stdin.end() // h3get prints its count and exits
       return (async () => {
         const timer = new Promise(resolve => setTimeout(resolve, STOP_TIMEOUT_MS))
-        await Promise.race([finished, timer])
+        await Promise.race([counts.finished, timer])
+        const last = counts.last()
         const final = Boolean(last && last.final)
         if (!await waitExit(client, final ? 1000 : 0)) client.kill('SIGKILL')
         const counted = last && !last.error

@@ -18,8 +18,7 @@
 
 const http = require('node:http')
 const path = require('node:path')
-const readline = require('node:readline')
-const { waitExit } = require('./processes')
+const { waitExit, followCounts } = require('./processes')
 
 const WEB_MODEL = {
   sizes: { medianBytes: 64 * 1024, sigma: 1.2, minBytes: 1024, maxBytes: 4 * 1024 * 1024 },
@@ -67,15 +66,7 @@ async function startWebFlow ({ opened, group }, { kind, direction, seed }) {
   const { server, counted, port } = await webServer(opened.serverAddress)
   const params = { host: opened.serverAddress, port, direction, seed, model: WEB_MODEL }
   const client = group.spawnInside(process.execPath, [CLIENT, JSON.stringify(params)], { stdio: ['pipe', 'pipe', 'pipe'] })
-  let last = null
-  const finished = new Promise(resolve => {
-    readline.createInterface({ input: client.stdout }).on('line', line => {
-      try {
-        last = JSON.parse(line)
-      } catch { /* not a count */ }
-      if (last && (last.final || last.error)) resolve()
-    }).once('close', resolve)
-  })
+  const counts = followCounts(client)
   const startedAt = Date.now()
   return {
     kind,
@@ -87,7 +78,8 @@ async function startWebFlow ({ opened, group }, { kind, direction, seed }) {
       const stoppedAt = Date.now()
       client.stdin.end()
       return (async () => {
-        await Promise.race([finished, new Promise(resolve => setTimeout(resolve, STOP_TIMEOUT_MS))])
+        await Promise.race([counts.finished, new Promise(resolve => setTimeout(resolve, STOP_TIMEOUT_MS))])
+        const last = counts.last()
         if (!await waitExit(client, 1000)) client.kill('SIGKILL')
         server.closeAllConnections()
         await new Promise(resolve => server.close(() => resolve()))

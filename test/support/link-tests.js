@@ -8,7 +8,7 @@
 const assert = require('node:assert/strict')
 const { execFileSync } = require('node:child_process')
 const net = require('node:net')
-const { openLink } = require('../../link/namespace')
+const { openLink, unavailableReason } = require('../../link/namespace')
 const { parseLinkSpec } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const probe = require('./link-probe')
@@ -143,4 +143,13 @@ function assertRate (measured, configured, what) {
   assert.ok(ratio >= 0.90 && ratio <= 1.005, `${what}: ${(measured / 1e6).toFixed(3)} Mbit/s is ${(100 * ratio).toFixed(2)} % of the configured ${(configured / 1e6).toFixed(3)} Mbit/s; expected 90…100.5 %`)
 }
 
-module.exports = { SEED, SIGMAS, open, withLink, note, listen, closeServer, assertBinomial, ipLinkNames, udpFlow, bulkThroughput, assertRate }
+// A mocha before() hook: skips the suite, saying why, where this machine cannot build a link.
+function skipWithoutLink () {
+  const why = unavailableReason()
+  if (why) {
+    console.log(`      skipped: ${why}`)
+    this.skip()
+  }
+}
+
+module.exports = { skipWithoutLink, SEED, SIGMAS, open, withLink, note, listen, closeServer, assertBinomial, ipLinkNames, udpFlow, bulkThroughput, assertRate }

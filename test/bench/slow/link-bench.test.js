@@ -7,21 +7,16 @@ const assert = require('node:assert/strict')
 const path = require('node:path')
 const { execFile } = require('node:child_process')
 const { promisify } = require('node:util')
-const { unavailableReason } = require('../../../link/namespace')
 
 const run = promisify(execFile)
 const BIN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-link-bench.js')
 
+const { skipWithoutLink } = require('../../support/link-tests')
+
 describe('npm run bench:link -- --effects (smoke)', function () {
   this.timeout(120000)
 
-  before(function () {
-    const why = unavailableReason()
-    if (why) {
-      console.log(`      skipped: ${why}`)
-      this.skip()
-    }
-  })
+  before(skipWithoutLink)
 
   it('measures each effect\'s flood and paced load; a rate-limited one delivers its rate, no more', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--effects', 'none,codel,dropflow', '--smoke', '--json'], { maxBuffer: 64 << 20 })

@@ -15,25 +15,19 @@ const fs = require('node:fs')
 const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
-const { openLink, unavailableReason } = require('../../../link/namespace')
+const { openLink } = require('../../../link/namespace')
 const { parseLinkSpec } = require('../../../link/spec')
 const { forwarderCommands } = require('../../../link/forwarder-commands')
 const probe = require('../../support/link-probe')
 
 const { runInside, prioritizeForwarder, readSnmp, percentile, median, processGone, waitFor } = probe
 
-const { SEED, SIGMAS, withLink, note, listen, closeServer, assertBinomial, ipLinkNames, udpFlow, bulkThroughput, assertRate } = require('../../support/link-tests')
+const { SEED, SIGMAS, withLink, note, listen, closeServer, assertBinomial, ipLinkNames, udpFlow, bulkThroughput, assertRate, skipWithoutLink } = require('../../support/link-tests')
 
 describe('packet-level link emulation (real forwarder, TUN devices and namespace)', function () {
   this.timeout(30000)
 
-  before(function () {
-    const why = unavailableReason()
-    if (why) {
-      console.log(`      skipped: ${why}`)
-      this.skip()
-    }
-  })
+  before(skipWithoutLink)
 
   describe('delay', () => {
     for (const { spec, rtt, up, down } of [

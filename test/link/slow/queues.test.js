@@ -12,11 +12,10 @@
 const assert = require('node:assert/strict')
 const net = require('node:net')
 const { execFileSync } = require('node:child_process')
-const { unavailableReason } = require('../../../link/namespace')
 const { parseLinkSpec } = require('../../../link/spec')
 const { forwarderCommands } = require('../../../link/forwarder-commands')
 const { runInside, readSnmp, percentile, sleep } = require('../../support/link-probe')
-const { withLink, note, listen, closeServer, udpFlow, bulkThroughput } = require('../../support/link-tests')
+const { withLink, note, listen, closeServer, udpFlow, bulkThroughput, skipWithoutLink } = require('../../support/link-tests')
 
 const RATE = 10e6
 const ONE_WAY_MS = 20
@@ -54,13 +53,7 @@ function describeRun (what, r) {
 describe('the link\'s queues, steps and per-flow drops (real forwarder, observed from outside)', function () {
   this.timeout(40000)
 
-  before(function () {
-    const why = unavailableReason()
-    if (why) {
-      console.log(`      skipped: ${why}`)
-      this.skip()
-    }
-  })
+  before(skipWithoutLink)
 
   describe('queue disciplines under a bulk TCP Reno flow (up=10mbit, rtt=40ms)', () => {
     it('droptail (queue.up=200): the flow fills the queue, and every other flow waits behind it', async () => {

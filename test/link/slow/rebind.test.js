@@ -10,7 +10,7 @@
 
 const assert = require('node:assert/strict')
 const dgram = require('node:dgram')
-const { unavailableReason, addressOf } = require('../../../link/namespace')
+const { addressOf } = require('../../../link/namespace')
 const { startLinkSession } = require('../../../harness/link-session')
 const { startAll } = require('../../../server/start')
 const { parseConfig } = require('../../../server/config')
@@ -19,7 +19,7 @@ const { forwarderCommands } = require('../../../link/forwarder-commands')
 const { ensureH3get } = require('../../../tools/h3get/build')
 const { testCertificate } = require('../../support/certificate')
 const { runInside, readSnmp, sleep } = require('../../support/link-probe')
-const { withLink, note } = require('../../support/link-tests')
+const { withLink, note, skipWithoutLink } = require('../../support/link-tests')
 
 const nowMs = () => Number(process.hrtime.bigint() / 1000n) / 1000
 
@@ -62,13 +62,7 @@ function assertChangeAt ({ seen: all, csumErrors }, atMs, { slackMs = 15, untilM
 describe('NAT rebinding on the link (rebind=…)', function () {
   this.timeout(60000)
 
-  before(function () {
-    const why = unavailableReason()
-    if (why) {
-      console.log(`      skipped: ${why}`)
-      this.skip()
-    }
-  })
+  before(skipWithoutLink)
 
   it('rebind=1s: the client\'s source port changes 1 s after the link is set, and only then; the address stays', async () => {
     await withLink('rtt=10ms', async link => {
