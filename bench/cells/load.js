@@ -8,6 +8,7 @@
 const stats = require('../../client/js/stats')
 const { openLoad } = require('../../load/load')
 const { repeatWithinBudget, row, seedOf } = require('./helpers')
+const { turnSeed, mergeInTurn, timeOf, MAX_RUNS } = require('./load-in-turn')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
 
@@ -49,6 +50,18 @@ async function runLoadCell ({ entry, lanes, repeats, budgetMs, seeding = null, l
   return rows
 }
 
+// How a repeat runs its lanes. By default one load.measure() for all of them
+// (load/load.js: the cell's link set, then the lanes one after another). A
+// cell may ask for two things more (the interop experiment's do):
+//   linkPerLane: true   every lane behind a link of its own, all opened at the
+//       start, lanes still alternating: load.measure() sets a link before its
+//       lanes run, so with one lane a link every run starts with its link set
+//       anew, and a time schedule (outage, step, rebind), which counts from
+//       that moment, starts with every run: the QUIC interop runner's blackhole
+//       darkens its link 5 s after its simulator starts, for every test alike
+//   inTurn: { runs, deadlineS }   a lane's run is `runs` runs of its tool one
+//       after another (load-in-turn.js), counted as complete when all finished
+//       within deadlineS together
 async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, log, onServers }) {
   const { cell, experiment } = entry
   const opts = {
@@ -63,18 +76,32 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, 
     costs: true
   }
   if (!opts.lanes.length) return []
-  const load = await openLoad(opts, { log: line => log(`  ${line}`) })
-  onServers(load.running, load.forwarderPriority)
+  if (cell.inTurn && !(Number.isInteger(cell.inTurn.runs) && cell.inTurn.runs >= 1 && cell.inTurn.runs <= MAX_RUNS)) {
+    throw new Error(`${experiment.id}: inTurn.runs must be a whole number 1…${MAX_RUNS}; got ${JSON.stringify(cell.inTurn.runs)}`)
+  }
+  const loads = []
   const per = new Map() // lane → runs
   let linkInfo = null
   try {
+    for (const group of cell.linkPerLane ? opts.lanes.map(l => [l]) : [opts.lanes]) {
+      loads.push(await openLoad({ ...opts, lanes: group }, { log: line => log(`  ${line}`) }))
+    }
+    // The runner records the first it is told of: one with the edge lanes' Caddy first, where there is one.
+    for (const load of [...loads].sort((a, b) => Boolean(b.running && b.running.edge) - Boolean(a.running && a.running.edge))) onServers(load.running, load.forwarderPriority)
     const done = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
-      // Paired: every lane (and variant) of repeat r on the same seed (helpers.js seedOf).
-      const { rows } = await load.measure(cell.link, { reverse: r % 2 === 1, seedOf: seeding ? lane => seedOf(seeding, r, opts.lanes.indexOf(lane)) : null })
-      for (const x of rows) {
-        if (!per.has(x.lane)) per.set(x.lane, [])
-        per.get(x.lane).push(x)
-        linkInfo = linkInfo || { link: x.link, linkSpec: x.linkSpec }
+      // Paired: every lane (and variant) of repeat r on the same seed (helpers.js seedOf). Where the
+      // lanes run in calls of their own and the runner gave no seeding, one seed of this repeat's for all.
+      const shared = seeding ? null : Math.floor(Math.random() * 2 ** 40)
+      const seedFor = lane => seeding ? seedOf(seeding, r, opts.lanes.indexOf(lane)) : shared
+      for (const load of r % 2 === 1 ? [...loads].reverse() : loads) {
+        const rows = cell.inTurn
+          ? await runInTurn(load, { cell, reverse: r % 2 === 1, seedFor })
+          : (await load.measure(cell.link, { reverse: r % 2 === 1, seedOf: seeding || loads.length > 1 ? seedFor : null })).rows
+        for (const x of rows) {
+          if (!per.has(x.lane)) per.set(x.lane, [])
+          per.get(x.lane).push(x)
+          linkInfo = linkInfo || { link: x.link, linkSpec: x.linkSpec }
+        }
       }
     })
     const note = budgetNote(repeats, done.planned, done.firstMs, budgetMs)
@@ -97,8 +124,28 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, 
       })
     })
   } finally {
-    await load.close()
+    for (const load of loads) await load.close()
   }
+}
+
+// One repeat of a cell's runs in turn on one load's lanes: run i of every lane
+// on seed turnSeed(lane's, i), the lanes alternating as in a repeat, until
+// every lane has had its runs or spent its deadline; each lane's runs merged
+// into one (load-in-turn.js). The link is set before the first run only.
+async function runInTurn (load, { cell, reverse, seedFor }) {
+  const { runs, deadlineS = null } = cell.inTurn
+  const per = new Map()
+  const spent = new Map()
+  const late = () => deadlineS !== null && load.plan.every(p => (spent.get(p.lane) || 0) > deadlineS * 1000)
+  for (let i = 0; i < runs && !late(); i++) {
+    const { rows } = await load.measure(i === 0 ? cell.link : null, { reverse, seedOf: lane => turnSeed(seedFor(lane), i) })
+    for (const x of rows) {
+      if (!per.has(x.lane)) per.set(x.lane, [])
+      per.get(x.lane).push(x)
+      spent.set(x.lane, (spent.get(x.lane) || 0) + timeOf(x))
+    }
+  }
+  return [...per].map(([lane, list]) => mergeInTurn(list, { runs, deadlineS, seed: seedFor(lane) }))
 }
 
 module.exports = { runLoadCell, loadFields }

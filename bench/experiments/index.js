@@ -5,7 +5,7 @@
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
 // smokeCells (cells → tiny cells), source (the published table, or null),
 // conclusions [{ text, check(rows) → { status, detail } }].
-const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest']
+const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop']
   .map(id => require(`./${id}`))
 
 function experimentById (id) {

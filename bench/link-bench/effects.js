@@ -25,6 +25,7 @@ const EFFECTS = [
   { id: 'dropflow', spec: 'dropflow.up=0-9', what: 'the first 10 packets of each flow (a flow table lookup a packet)' },
   { id: 'outage', spec: 'outage.up=3600s/1s', what: 'an outage an hour away' },
   { id: 'step', spec: 'step.up=3600s/-/20ms', what: 'a step an hour away' },
+  { id: 'rebind', spec: 'rebind=10ms', what: 'the client\'s port rebound after 10 ms: every packet rewritten (checksums fixed up)' },
   { id: 'droptail', spec: 'up=400mbit', what: '400 Mbit/s, droptail 1000 packets' },
   { id: 'codel', spec: 'up=400mbit,aqm.up=codel', what: '400 Mbit/s, CoDel' },
   { id: 'fq_codel', spec: 'up=400mbit,aqm.up=fq_codel', what: '400 Mbit/s, FQ-CoDel' },

@@ -31,7 +31,7 @@ const { presetByName, toCdp } = require('../../link/devtools-presets')
 const { parseLinkSpec } = require('../../link/spec')
 const { itemPath } = require('../../server/routes/api')
 const { composition } = require('../../server/routes/site')
-const { loadWorkload } = require('./compare-rows')
+const { loadWorkload, turnsOf } = require('./compare-rows')
 
 // The fewest bytes of response headers each protocol can send (see above);
 // test/bench/bounds.test.js checks HTTP/1.1's against the app's real responses.
@@ -128,15 +128,17 @@ function boundOf (row, kind) {
     // resume, no 0-RTT, no TCP Fast Open), so its handshake is in the bound: QUIC's one round trip, or
     // TCP's and TLS 1.3's two, before the first request; then its share of the requests, as many at a
     // time as it keeps in flight (streams, or HTTP/1.1 pipelining); ab (no -k) opens a connection for
-    // every request.
+    // every request. Runs in turn (compare-rows.js turnsOf: each run that many runs of the tool, one
+    // after another) wait for each other: their rounds and their bytes add up.
     const w = loadWorkload(row)
     if (!w.requests || !w.connections) return null
+    const turns = turnsOf(row)
     const shake = row.protocol === 'h3' ? 1 : 2
     const share = Math.ceil(w.requests / w.connections)
     const depth = Math.max(1, w.streams || 1, w.pipelining || 1)
-    rounds = w.tool === 'ab' ? share * (shake + 1) : shake + Math.ceil(share / depth)
+    rounds = (w.tool === 'ab' ? share * (shake + 1) : shake + Math.ceil(share / depth)) * turns
     bytes = w.requests * wire(size)
-    perConnection = share * wire(size)
+    perConnection = share * wire(size) * turns
   } else {
     return null
   }

@@ -8,6 +8,11 @@
 // (HTTP/1.1 requests in flight per connection), requests, bytes, state }.
 const { compare, compareSlowdowns, RULES } = require('../../client/js/verdict')
 
+// The command of a run made of `runs` runs of `command` one after another, and back: how many.
+const IN_TURN = /^(\d+) runs in turn of: /
+const inTurnCommand = (runs, command) => `${runs} runs in turn of: ${command}`
+const turnsOf = row => Number((IN_TURN.exec(String(row.load && row.load.command)) || [0, 1])[1])
+
 const flagValue = (args, flag) => {
   const i = args.indexOf(flag)
   return i >= 0 && i + 1 < args.length && /^\d+$/.test(args[i + 1]) ? Number(args[i + 1]) : null
@@ -17,12 +22,17 @@ const flagValue = (args, flag) => {
 // keeps it): h2load -c -n -m (--h1: -m is the pipelining depth), oha -c -n
 // -p (HTTP/2 and 3 streams; it does not pipeline HTTP/1.1), ab -c -n (one
 // request at a time), nghttp -m on one connection. Each run opens its
-// connections anew: cold.
+// connections anew: cold. A row of runs in turn (its command "50 runs in turn
+// of: h2load …", bench/cells/load-in-turn.js: each of its runs that many runs
+// of the command, one after another) asked for that many times the requests,
+// on that many times the connections.
 function loadWorkload (row) {
   const args = String(row.load.command).split(/\s+/)
   const tool = row.load.tool
-  const requests = flagValue(args, '-n') ?? (tool === 'nghttp' ? flagValue(args, '-m') : null)
-  const connections = tool === 'nghttp' ? 1 : flagValue(args, '-c')
+  const turns = turnsOf(row)
+  const times = v => v === null ? null : v * turns
+  const requests = times(flagValue(args, '-n') ?? (tool === 'nghttp' ? flagValue(args, '-m') : null))
+  const connections = times(tool === 'nghttp' ? 1 : flagValue(args, '-c'))
   const h1 = /^http\/1/.test(row.protocol || '')
   const perConnection = requests && connections ? Math.ceil(requests / connections) : null
   const inFlight = tool === 'h2load' ? flagValue(args, '-m') : tool === 'oha' ? (h1 ? 1 : flagValue(args, '-p')) : tool === 'nghttp' ? requests : 1
@@ -99,4 +109,4 @@ function compareRowSlowdowns ([a0, a], [b0, b], pick = r => r.samples) {
   return compareSlowdowns(side(a0, a), side(b0, b))
 }
 
-module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, RULES }
+module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, inTurnCommand, turnsOf, RULES }

@@ -34,9 +34,15 @@ module.exports = {
   // about n/c requests each that h2load's -c/-m make. Its workers share one
   // queue of requests, where h2load gives each connection its share up front:
   // a slow connection's share goes to the others (the ledger's spread shows it).
-  command ({ url, protocol, requests, connections, streams, timeoutS }) {
+  //
+  // connectTimeoutS (optional): oha gives up on a connection after 5 s of
+  // handshake by default, which under heavy loss fails handshakes that a
+  // patient client completes (the QUIC interop runner's handshakeloss allows
+  // 300 s for 50): a workload may lift it.
+  command ({ url, protocol, requests, connections, streams, timeoutS, connectTimeoutS }) {
     const args = ['--no-tui', '--output-format', 'csv', '--insecure', '--http-version', VERSIONS[protocol],
       '-n', String(requests), '-c', String(connections), '-t', `${timeoutS}s`]
+    if (connectTimeoutS) args.push('--connect-timeout', `${connectTimeoutS}s`)
     if (protocol !== 'http/1.1') args.push('-p', String(Math.min(streams, Math.ceil(requests / connections))))
     args.push(url)
     return { executable: ohaPath(), args }

@@ -10,7 +10,7 @@ const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 describe('runner: experiments', () => {
   it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop'])
   })
 
   it('rest: 25 and 500 items of 512 B on a 100 ms link, every lane, Chromium and Firefox; smoke 10 items at 20 ms', () => {
