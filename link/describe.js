@@ -133,7 +133,7 @@ function describeLink (link) {
   }
   if (up.drop || down.drop) parts.push(perDirection(link, d => `${fmtRange(d.drop)} dropped`, d => Boolean(d.drop)))
   if (up.dropflow || down.dropflow) parts.push(perDirection(link, d => `${fmtRange(d.dropflow)} of every flow dropped`, d => Boolean(d.dropflow)))
-  if (up.outage || down.outage) parts.push(`outages ${perDirection(link, d => `(up ${fmtAt(d.outage.onUs)}, dark ${fmtAt(d.outage.offUs)}, repeating)`, d => Boolean(d.outage))}`)
+  if (up.outage || down.outage) parts.push(`outages ${perDirection(link, d => `(up ${fmtAt(d.outage.onUs)}, dark ${fmtAt(d.outage.offUs)}, ${d.outage.count ? `${d.outage.count} time${d.outage.count === 1 ? '' : 's'}` : 'repeating'})`, d => Boolean(d.outage))}`)
   parts.push(...perDirectionParts(link, 'steps', d => d.steps.map(fmtStep).join(', '), d => Boolean(d.steps)))
   parts.push(...perDirectionParts(link, 'cross traffic', d => fmtFlows(d.cross), d => Boolean(d.cross)))
   if (up.rebind) {

@@ -35,7 +35,7 @@ function forwarderCommands (link) {
       // Scheduled drops and outages: a count or dark period of 0 is none (a link changed from one with them).
       ...(d.drop ? { drop_from: d.drop.from } : {}),
       drop_count: d.drop ? d.drop.count : 0,
-      ...(d.outage ? { outage_on_us: d.outage.onUs } : {}),
+      ...(d.outage ? { outage_on_us: d.outage.onUs, outage_count: d.outage.count || 0 } : {}),
       outage_off_us: d.outage ? d.outage.offUs : 0,
       // The queue discipline (0 droptail, 1 CoDel, 2 FQ-CoDel, 3 PIE) and ECN marking in place of drops.
       aqm: d.aqm ? AQM_CODES[d.aqm.kind] : 0,

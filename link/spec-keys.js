@@ -58,8 +58,8 @@ const SPEC_KEYS = [
     values: 'AT/RATE[/DELAY][;AT/RATE[/DELAY]…], RATE - keeps it', default: 'none', whose: '',
     what: 'rate and one-way delay changed at given times: a handover', example: 'step.down=5s/1mbit/150ms;10s/-/20ms' },
   { name: 'outage', dirs: true, group: 'time schedule',
-    values: 'ON/OFF', default: 'none', whose: '',
-    what: 'up for ON, then dark for OFF, repeating: 5s/2s is the QUIC interop runner\'s blackhole', example: 'outage.down=5s/2s' },
+    values: 'ON/OFF[/COUNT]', default: 'none', whose: '',
+    what: 'up for ON, then dark for OFF, COUNT times or repeating: 5s/2s/1 is the QUIC interop runner\'s blackhole', example: 'outage.down=5s/2s' },
   // Queue
   { name: 'queue', dirs: true, group: 'queue',
     values: 'PACKETS (100) or BYTES (64KB); unlimited', default: queueDefault(), whose: 'netem\'s, Linux\'s',

@@ -125,15 +125,22 @@ function parseDropRange (key, raw) {
   return { from, count: to - from + 1 }
 }
 
-// Outages: outage=ON/OFF, the link up for ON, then dark for OFF (every packet dropped), repeating from when it
-// was set: the interop runner's blackhole is outage=5s/2s. → { onUs, offUs }.
+// Outages: outage=ON/OFF[/COUNT], the link up for ON, then dark for OFF (every packet dropped), from when it was
+// set, COUNT times (then up for good) or repeating without a count: the QUIC interop runner's blackhole is
+// outage=5s/2s/1 (its simulator's --repeat defaults to 1). → { onUs, offUs, count (0: repeating) }.
+const OUTAGE_HELP = 'write outage=ON/OFF[/COUNT], e.g. outage=5s/2s (up 5 s, then dark 2 s, repeating) or outage=5s/2s/1 (one outage, the interop runner\'s blackhole)'
 function parseOutage (key, raw) {
   const parts = raw.split('/').map(t => t.trim())
-  if (parts.length !== 2 || parts.some(t => !t)) fail(key, `"${raw}" is not ON/OFF; write ${key}=5s/2s (up 5 s, then dark 2 s, repeating)`)
+  if (parts.length < 2 || parts.length > 3 || parts.some(t => !t)) fail(key, `"${raw}" is not ON/OFF[/COUNT]; ${OUTAGE_HELP}`)
   const onUs = parseTime(key, parts[0], 3600e6)
   const offUs = parseTime(key, parts[1], 3600e6)
-  if (onUs === 0 || offUs === 0) fail(key, `"${raw}": both periods must be longer than 0 (up, then dark); write e.g. ${key}=5s/2s`)
-  return { onUs, offUs }
+  if (onUs === 0 || offUs === 0) fail(key, `"${raw}": both periods must be longer than 0 (up, then dark); ${OUTAGE_HELP}`)
+  let count = 0
+  if (parts[2] !== undefined) {
+    if (!/^\d{1,6}$/.test(parts[2]) || Number(parts[2]) < 1) fail(key, `"${raw}": the count ${parts[2]} is not a whole number of outages ≥ 1; ${OUTAGE_HELP}`)
+    count = Number(parts[2])
+  }
+  return { onUs, offUs, count }
 }
 
 // Active queue management of a bottleneck, with Linux's defaults (sch_codel.c, sch_fq_codel.c, sch_pie.c; tc-codel(8),

@@ -82,11 +82,11 @@ function judgement (row, c) {
   return { ...j, text: `${word} (${j.passed} of ${plural(j.runs, 'run')} by its criterion${theirs}${j.why.length ? `: ${j.why.join('; ')}` : ''})` }
 }
 
-// The outage of a row's link ({ onMs, offMs }), or null.
+// The outage of a row's link ({ onMs, offMs, count (0: repeating) }), or null.
 function outageOf (row) {
   const link = row.linkSpec ? parseLinkSpec(row.linkSpec, { traces: false }) : null
   const o = link && (link.down.outage || link.up.outage)
-  return o ? { onMs: o.onUs / 1000, offMs: o.offUs / 1000 } : null
+  return o ? { onMs: o.onUs / 1000, offMs: o.offUs / 1000, count: o.count || 0 } : null
 }
 
 // What a row measured, in words, for its case: the time (median and quartiles), and per case what
@@ -107,11 +107,14 @@ function resultText (row, c) {
   }
   const o = outageOf(row)
   if (o) {
-    // The interop runner's blackhole comes once; this link's repeats: a run that ended before the second met one.
-    const second = 2 * o.onMs + o.offMs
-    const once = row.samples.filter(ms => ms < second).length
     const dark = row.costs && row.costs.link ? row.costs.link.down.otherDropped + row.costs.link.up.otherDropped : null
-    parts.push(`${once} of ${plural(row.samples.length, 'run')} ended before the link's second outage at ${second / 1000} s (one outage, as the interop runner's), ${row.samples.length - once} after it`)
+    if (o.count) parts.push(`${o.count === 1 ? 'one outage' : `${o.count} outages`} of ${o.offMs / 1000} s after ${o.onMs / 1000} s up, as the interop runner's`)
+    else {
+      // A repeating outage: a run that ended before the second met one.
+      const second = 2 * o.onMs + o.offMs
+      const once = row.samples.filter(ms => ms < second).length
+      parts.push(`${once} of ${plural(row.samples.length, 'run')} ended before the link's second outage at ${second / 1000} s (one outage, as the interop runner's), ${row.samples.length - once} after it`)
+    }
     if (dark !== null) parts.push(`${dark} packets dropped in the dark`)
   }
   return parts.join('; ')

@@ -19,7 +19,7 @@
  *   set up|down delay_us=N jitter_us=N rate_bps=N queue_packets=N queue_bytes=N
  *                loss=F dup=F corrupt=F reorder=F trace=PATH|-
  *                ge=0|1 ge_p=F ge_r=F ge_bad=F ge_good=F
- *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N
+ *                drop_from=N drop_count=N outage_on_us=N outage_off_us=N outage_count=N
  *                aqm=0|1|2|3 aqm_target_us=N aqm_interval_us=N ecn=0|1
  *                flowdrop_from=N flowdrop_count=N steps=AT_US:RATE|k:DELAY_US|k[;…]|-
  *                rebind_kind=0|1|2 rebind_first_us=N rebind_every_us=N (the client's NAT: nat.c) → ok | error …
@@ -174,8 +174,8 @@ typedef struct {
   /* The same of every flow (5-tuple), by its packets' index in this direction: its first flight. */
   uint64_t flowdrop_from, flowdrop_count;
   table_t flows;
-  /* Outages: from bh_base on, up for bh_on ns, then dark for bh_off ns, repeating (0: never dark). */
-  uint64_t bh_on, bh_off, bh_base;
+  /* Outages: from bh_base on, up for bh_on ns, then dark for bh_off ns, bh_count times (0: repeating; bh_off 0: never dark). */
+  uint64_t bh_on, bh_off, bh_base, bh_count;
   /* Steps: at step_base + step_at[i], the rate (step_rate[i], -1 kept) and delay (step_delay[i], -1 kept) change. */
   uint64_t step_base, step_at[MAX_STEPS]; int64_t step_rate[MAX_STEPS], step_delay[MAX_STEPS]; int step_n, step_next;
   uint64_t *trace; size_t trace_len; uint64_t trace_period_ms; uint64_t trace_base;
@@ -389,7 +389,8 @@ static void ingest (int dir, unsigned char *buf, int len, uint64_t now) {
     uint64_t i = table_count(&d->flows, flow_hash(buf, len)); /* this packet's index in its flow */
     if (i >= d->flowdrop_from && i - d->flowdrop_from < d->flowdrop_count) { d->flow_dropped++; return; }
   }
-  if (d->bh_off && (now - d->bh_base) % (d->bh_on + d->bh_off) >= d->bh_on) { d->blackholed++; return; }
+  if (d->bh_off && (now - d->bh_base) % (d->bh_on + d->bh_off) >= d->bh_on &&
+      (!d->bh_count || (now - d->bh_base) / (d->bh_on + d->bh_off) < d->bh_count)) { d->blackholed++; return; }
   if (d->ge_on) {
     /* As netem's loss_gilb_ell: the state moves, then this packet is lost with
      * the probability of the state it arrived in. */
@@ -532,6 +533,7 @@ static int apply_set (char *args, char *err, size_t errlen) {
     else if (!strcmp(k, "drop_count")) d->drop_count = (uint64_t)x;
     else if (!strcmp(k, "outage_on_us")) { d->bh_on = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
     else if (!strcmp(k, "outage_off_us")) { d->bh_off = (uint64_t)(x * 1000); d->bh_base = now_ns(); }
+    else if (!strcmp(k, "outage_count")) d->bh_count = (uint64_t)x;
     else if (!strcmp(k, "aqm")) {
       if (x > 3 || x != (int)x) { snprintf(err, errlen, "set: aqm=%s is not 0 (droptail), 1 (CoDel), 2 (FQ-CoDel) or 3 (PIE)", v); return -1; }
       d->aqm_kind = (int)x;

@@ -218,6 +218,25 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
       assert.equal(flow.stats.down.blackholed, lost.length)
     })
 
+    it('outages with a count (outage.down=400ms/300ms/1): one dark period of 300 ms, then up for good', async () => {
+      const flow = await withLink('outage.down=400ms/300ms/1', async link => {
+        const f = await udpFlow(link, 'down', { count: 2000, size: 200, burst: 1, intervalMs: 1 })
+        return { ...f, stats: await link.stats() }
+      })
+      const got = new Set(flow.seqs)
+      const lost = Array.from({ length: 2000 }, (_, i) => i).filter(i => !got.has(i))
+      const runs = []
+      for (let i = 0; i < lost.length; i++) {
+        if (i && lost[i] === lost[i - 1] + 1) runs[runs.length - 1].n++
+        else runs.push({ at: lost[i], n: 1 })
+      }
+      note(`dark runs: ${runs.map(r => `${r.at}+${r.n}`).join(', ')} (a repeating one would darken again 700 ms later); the forwarder counted ${flow.stats.down.blackholed}`)
+      // The flow started some ms after the link was set: its first ~400 datagrams pass, then 300 are lost, then none.
+      assert.equal(runs.length, 1, JSON.stringify(runs))
+      assert.ok(Math.abs(runs[0].n - 300) <= 15, JSON.stringify(runs))
+      assert.equal(flow.stats.down.blackholed, lost.length)
+    })
+
     it('duplication in both directions (dup.up=5%, dup.down=2%)', async () => {
       await withLink('dup.up=5%,dup.down=2%', async link => {
         const [up, down] = await Promise.all([udpFlow(link, 'up', FLOW), udpFlow(link, 'down', FLOW)])
