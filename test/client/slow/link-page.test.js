@@ -157,7 +157,7 @@ describe('the h2bench page behind a packet-level link (rtt=60ms, then Regular 3G
   it('"Add an effect" lists every key of h2bench-link --list but trace; choosing one puts its example into the spec, and Apply takes it', async () => {
     const groups = await page.$$eval('#link-effect optgroup', gs => gs.map(g => [g.label, [...g.children].map(o => o.value)]))
     assert.deepEqual(groups.flatMap(g => g[1]).sort(), SPEC_KEYS.filter(k => k.name !== 'trace').map(k => k.name).sort())
-    assert.deepEqual(groups.map(g => g[0]), ['Delay and rate', 'Time schedule', 'Queue', 'Loss', 'Cross traffic'])
+    assert.deepEqual(groups.map(g => g[0]), ['Delay and rate', 'Time schedule', 'Queue', 'Loss', 'Address changes', 'Cross traffic'])
     assert.equal(await page.inputValue('#link-effect'), '', 'the menu rests on its prompt')
     assert.match(await page.textContent('#link-effect option[value="aqm"]'), /^aqm — the bottleneck's queue discipline/)
 
