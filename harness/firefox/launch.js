@@ -25,12 +25,16 @@ const START_TIMEOUT_MS = 30000
 // that the trust is real). `network: false`: no BiDi network events (no
 // page.on('request'), goto resolves null; a little less work per request).
 // `prefs`: more Firefox preferences. `timeoutMs`: for Firefox to start.
+// `onBidiMessage`: called with every WebDriver BiDi message from Firefox
+// (parsed JSON), before puppeteer handles it: the raw events puppeteer does
+// not pass on (harness/har/bidi-har.js records HAR from them); events of
+// modules puppeteer subscribed to only (network: true for network.*).
 // Resolves { browser (a puppeteer Browser), page (its first Page), newPage(),
 // close(), name: 'firefox', version ("Firefox 153.7.0esr"), executablePath,
 // userAgent, profile, pid (Firefox's, the leader of its process group), h3
 // ({ lane: protocol } of the h3 lanes learnt from Alt-Svc), launchMs }.
 // close() always ends Firefox (every process of it) and removes the profile.
-async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS } = {}) {
+async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS, onBidiMessage = null } = {}) {
   const t0 = Date.now()
   const why = firefoxUnavailableReason({ trustCa })
   if (why) throw new FirefoxError(why)
@@ -49,7 +53,7 @@ async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [
   }
   try {
     await fillProfile(profile, { trustCa, caFile, ca, lanes, prefs })
-    relay = await startRelay({ executablePath, profile, link, timeoutMs })
+    relay = await startRelay({ executablePath, profile, link, timeoutMs, onMessage: onBidiMessage })
     browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 10 * 60 * 1000, networkEnabled: network })
   } catch (err) {
     killFirefox()

@@ -14,8 +14,11 @@ const RELAY = path.join(__dirname, 'relay.js')
 // Starts harness/firefox/relay.js (in the link's namespace when there is a
 // link) and resolves once Firefox's BiDi WebSocket is open, with a puppeteer
 // ConnectionTransport over the relay's pipes: { transport, child, pid, exited,
-// stderrTail() }.
-function startRelay ({ executablePath, profile, link, timeoutMs }) {
+// stderrTail() }. `onMessage`: called with every BiDi message from Firefox,
+// parsed, before puppeteer sees it (a tap for raw events puppeteer does not
+// expose, such as the network events' timings: harness/har/bidi-har.js); a
+// tap that throws is logged and puppeteer still gets the message.
+function startRelay ({ executablePath, profile, link, timeoutMs, onMessage = null }) {
   const config = { executablePath, profile, timeoutMs, removeProfile: true, env: { MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1' } }
   const spawnWith = link ? link.spawnInside : spawn
   const child = spawnWith(process.execPath, [RELAY, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] })
@@ -78,6 +81,7 @@ function startRelay ({ executablePath, profile, link, timeoutMs }) {
         return
       }
       if (typeof value === 'string') {
+        if (onMessage) tap(onMessage, value)
         if (transport.onmessage) transport.onmessage(value)
         return
       }
@@ -96,6 +100,14 @@ function startRelay ({ executablePath, profile, link, timeoutMs }) {
       }
     })
   })
+}
+
+function tap (onMessage, text) {
+  try {
+    onMessage(JSON.parse(text))
+  } catch (err) {
+    debug('onBidiMessage: %s', err.message)
+  }
 }
 
 module.exports = { startRelay }
