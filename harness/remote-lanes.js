@@ -27,7 +27,8 @@ async function readRemoteLanes ({ at, names = null, token = null, flag = '--lane
   const base = `${u.protocol}//${u.host}`
   let answer
   try {
-    answer = await getJson(base, '/lanes.json', { timeoutMs: 5000 }).catch(() => getJson(base, '/lanes.json', { timeoutMs: 5000, h2: true }))
+    // Over HTTP/2 when HTTP/1.1 fails (an h2-only lane); when both fail, HTTP/1.1's error says why (connection refused, …).
+    answer = await getJson(base, '/lanes.json', { timeoutMs: 5000 }).catch(first => getJson(base, '/lanes.json', { timeoutMs: 5000, h2: true }).catch(() => { throw first }))
   } catch (err) {
     throw new RemoteLanesError(`${flag} ${at}: no lane manifest there (${err.message.split('\n')[0]}); start the lanes with npm start -- --lanes-only --host <address> on that machine`)
   }
@@ -56,6 +57,9 @@ async function connectTimes (host, port, n = 5) {
   return out
 }
 
+// The one line that says where the lanes are and the round trip to them (the runner's log, npm start's banner).
+const remoteLine = remote => `lanes at ${remote.at}: round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`
+
 const median = xs => { const v = xs.slice().sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2 }
 
-module.exports = { readRemoteLanes, RemoteLanesError }
+module.exports = { readRemoteLanes, connectTimes, remoteLine, RemoteLanesError }

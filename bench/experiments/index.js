@@ -5,7 +5,7 @@
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
 // smokeCells (cells → tiny cells), source (the published table, or null),
 // conclusions [{ text, check(rows) → { status, detail } }].
-const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop']
+const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site']
   .map(id => require(`./${id}`))
 
 function experimentById (id) {
@@ -14,18 +14,20 @@ function experimentById (id) {
   return e
 }
 
-// The cells an experiment runs: its own, or tiny ones for --smoke.
-function cellsOf (experiment, { smoke = false } = {}) {
+// The cells an experiment runs: its own (or, for site, the command line's
+// `site`: { urls, protocols, ca }), or tiny ones for --smoke.
+function cellsOf (experiment, { smoke = false, site = null } = {}) {
+  if (experiment.cellsFrom) experiment = { ...experiment, cells: experiment.cellsFrom(site) }
   if (!smoke) return experiment.cells
   return experiment.smokeCells ? experiment.smokeCells(experiment.cells) : experiment.cells.map(experiment.smoke)
 }
 
-// The experiments named (or all), each once, in report order, with the
-// cells they will run.
-function select (ids, { smoke = false } = {}) {
-  const wanted = ids.includes('all') ? EXPERIMENTS : EXPERIMENTS.filter(e => ids.includes(e.id))
+// The experiments named (or all: every one that needs no URL of the user's),
+// each once, in report order, with the cells they will run.
+function select (ids, { smoke = false, site = null } = {}) {
+  const wanted = EXPERIMENTS.filter(e => ids.includes(e.id) || (ids.includes('all') && !e.needsUrl))
   for (const id of ids) if (id !== 'all') experimentById(id)
-  return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke }) }))
+  return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke, site }) }))
 }
 
 // The cells to run: [{ experiment, index, cell }].

@@ -43,6 +43,8 @@ const PAGE_BYTES = 1200 // the /push page itself, about
 
 // { rttMs, downBitsPerSecond|null } of a row's network.
 function networkNumbers (row) {
+  // A site's row (experiment site): the real path, its round trip the shortest TCP connect measured, its rate unknown.
+  if (row.site) return { rttMs: row.site.rttMs, downBitsPerSecond: null }
   if (row.network === 'link') {
     const link = parseLinkSpec(row.linkSpec || linkSpecFor(row.preset))
     // The shortest round trip the link allows: its jitter is uniform ± around the delay (link/forwarder).
@@ -123,6 +125,15 @@ function boundOf (row, kind) {
     rounds = protocol === 'h3' ? 2 : 3
     bytes = (size + parts * headerBytesOf(protocol)) * (row.network === 'link' ? WIRE : 1)
     perConnection = bytes
+  } else if (kind === 'site-url' && row.site) {
+    // A load of a site of the user's (bench/cells/site-url.js): nothing is known of the page's chain of
+    // requests, so the bound is the document's first byte: the round trips a new connection cannot
+    // avoid (TCP's and TLS 1.3's handshakes and the request; QUIC's handshake and the request), one
+    // for a repeat view, which may find its connection open (site-url.js ROUNDS); its rate is unknown.
+    if (row.site.rttMs === null || row.site.rttMs === undefined) return null
+    rounds = row.site.ttfbRounds
+    bytes = row.site.bytes || 0
+    perConnection = 0
   } else if (kind === 'load' && row.load && row.load.command) {
     // A load tool's run (bench/cells/load.js): every connection new (a new process: no session to
     // resume, no 0-RTT, no TCP Fast Open), so its handshake is in the bound: QUIC's one round trip, or

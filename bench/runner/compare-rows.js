@@ -64,9 +64,25 @@ function pageWorkload (row) {
   }
 }
 
+const whole = v => v === null || v === undefined ? null : Math.round(v)
+
+// A site row's (bench/cells/site-url.js): the browser's load of the page, as its HARs counted it (medians per load).
+function siteWorkload (row) {
+  return {
+    tool: row.browser || 'chromium',
+    connections: whole(row.site.newConnections),
+    streams: null,
+    pipelining: 1,
+    requests: whole(row.site.requests),
+    bytes: whole(row.site.bytes),
+    state: row.mode === 'cold' ? 'cold' : 'warm (repeat view: cache, TLS sessions and open connections)'
+  }
+}
+
 // → the row's workload, or null for kinds that do not record one yet.
 function workloadOf (row) {
   if (row.load && row.load.command) return loadWorkload(row)
+  if (row.site) return siteWorkload(row)
   if (row.experiment && row.params && row.params.requests && !row.rest && !row.hol && row.mode === null) return pageWorkload(row)
   return null
 }

@@ -73,10 +73,11 @@ function verdictCounts (list, unit = 'cells') {
 }
 
 // The row each row is compared with in its cell: h1 for the page
-// experiments, request for push (mode=none in the browser, "request" at the
-// protocol level), on the same lane.
+// experiments (for a site, HTTP/1.1 forced in the same view), request for
+// push (mode=none in the browser, "request" at the protocol level), on the same lane.
 function baselineOf (row, rows) {
   const same = r => r !== row && r.experiment === row.experiment && r.cell === row.cell && r.network === row.network && r.browser === row.browser && measured(r)
+  if (row.site) return rows.find(r => same(r) && r.lane === 'h1' && r.mode === row.mode) || null
   if (row.mode === null) return rows.find(r => same(r) && r.lane === 'h1' && r.mode === null) || null
   if (row.mode !== 'push') return null
   return rows.find(r => same(r) && r.lane === row.lane && (r.mode === 'request' || r.mode === 'none')) || null

@@ -3,7 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
 // `code` spans of the markdown lines, as HTML.
@@ -31,16 +31,17 @@ function toHtml (report) {
   const shapedList = shaped.length ? `<h2>${esc(CPU_SHAPED)}</h2><ul>${shaped.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
+  const heading = headingOf(report)
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>h2bench: the source study, rerun</title><style>
+<title>${esc(heading.title)}</title><style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:64em;margin:2em auto;padding:0 1em;color:#1f2937}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #d1d5db;padding:.2em .5em;text-align:right}
 th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{margin-bottom:2.5em}svg{max-width:100%;height:auto}
 .v{font-weight:600}code{background:#f3f4f6;padding:0 .2em}</style></head><body>
-<h1>h2bench: the source study, rerun</h1>
-<ul>${environmentLines(report.environment).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
-<p>${INTRO.map(inline).join(' ')}</p>
+<h1>${esc(heading.title)}</h1>
+<ul>${environmentLines(report.environment, heading).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
+<p>${heading.intro.map(inline).join(' ')}</p>
 ${errorList}${shapedList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
 ${sections.join('\n')}
 </body></html>

@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -10,7 +10,8 @@ function markdownTable ({ head, body }) {
 
 function toMarkdown (report) {
   const sections = render(report)
-  const out = ['# h2bench: the source study, rerun', '', ...environmentLines(report.environment).map(l => `- ${l}`), '', ...INTRO, '']
+  const heading = headingOf(report)
+  const out = [`# ${heading.title}`, '', ...environmentLines(report.environment, heading).map(l => `- ${l}`), '', ...heading.intro, '']
   const errors = sections.flatMap(s => s.instrumentErrors)
   if (errors.length) out.push(`## ${INSTRUMENT_ERRORS}`, '', ...errors.map(e => `- **${e}**`), '')
   const shaped = sections.flatMap(s => s.cpuShaped)

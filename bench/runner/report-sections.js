@@ -40,14 +40,22 @@ function remarks (experiment, rows) {
   return out
 }
 
-function environmentLines (env) {
+// The report's title and introduction: the source study's, or, for a run of the site experiment alone, the site's.
+function headingOf (report) {
+  const siteOnly = report.experiments.length > 0 && report.experiments.every(e => e.kind === 'site-url')
+  if (!siteOnly) return { title: 'h2bench: the source study, rerun', intro: INTRO }
+  return { title: `h2bench: ${(report.environment.site ? report.environment.site.urls : []).join(', ')} per protocol`, intro: SITE_INTRO, siteOnly }
+}
+
+function environmentLines (env, { siteOnly = false } = {}) {
   return [
     `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
     `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
     `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
     ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
       `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
-    `Lanes ${env.lanes.join(', ')}; ${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
+    ...(env.site ? [`Pages: ${env.site.urls.join(', ')}; protocols forced: ${env.site.protocols.join(', ')}; ${env.site.ca ? `trusting the CA \`${env.site.ca}\` beside the browsers' own roots` : "the browsers' own roots trusted, nothing else"}`] : []),
+    `${siteOnly ? '' : `Lanes ${env.lanes.join(', ')}; `}${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
   ]
 }
 
@@ -57,6 +65,14 @@ const INTRO = [
   'issued to the last settled, after an unmeasured warm-up that opens its connections, lanes interleaved. Ratios are ours per cell',
   '(lane median / h1 median, push / request). The source reported means of 10 runs in 2016 Chrome over the',
   'network of its day, and its server sent more bytes than asked; compare shapes and ratios, not absolute values.'
+]
+
+const SITE_INTRO = [
+  'Times are medians over the repeats (quartiles in brackets; n = repeats when a row got fewer than asked). Each repeat starts',
+  'a new browser in a new profile per protocol forced, protocols in alternating order: a cold load (empty cache, no connection),',
+  'then a repeat view in the same browser (cache, TLS sessions and the connections it kept open warm). A sample is the load\'s',
+  'onload (loadEventEnd); TTFB, FCP and LCP are the page\'s own timings; requests, bytes and connections are the load\'s HAR\'s',
+  '(har/ beside this report). The path is the real one to the server: no link, no throttling.'
 ]
 
 // An experiment's own tables under its main one (h3-ttfb, h3-hol): [{ title, head, body }].
@@ -86,4 +102,4 @@ const CPU_SHAPED = "Cells shaped by this machine's CPU (client or server CPU bus
 // The heading of the list of cells measured below their lower bound, above the verdicts.
 const INSTRUMENT_ERRORS = 'Instrument errors: cells measured below their physical lower bound'
 
-module.exports = { render, environmentLines, INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, PAIRING_INTRO }
+module.exports = { render, headingOf, environmentLines, INTRO, SITE_INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, PAIRING_INTRO }

@@ -29,8 +29,8 @@ const ENVIRONMENT = {
 // browsers, firefox: runs before Firefox have neither (Chromium only).
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
 // machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/runner/merge.js).
-// lanesAt: a run against lanes on another machine (--lanes-at).
-const OPTIONAL_ENVIRONMENT = { lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// lanesAt: a run against lanes on another machine (--lanes-at). site: the site experiment's pages, protocols and CA.
+const OPTIONAL_ENVIRONMENT = { site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -97,6 +97,30 @@ const OPTIONAL = {
     cacheExpected: 'integer',
     unproven: 'integer',
     untimed: 'integer'
+  },
+  // site rows (experiment site, bench/cells/site-url.js; mode = view: cold, repeat; lane = the protocol
+  // forced): medians per good load of TTFB, FCP, LCP, DOMContentLoaded, and of the HAR's requests, bytes
+  // and new connections; every request's protocol; the median load's origins; the round trip to the
+  // origin, TTFB's bound and whether a load beat it; every load's record (loads).
+  site: {
+    url: 'string',
+    view: 'string',
+    ttfbMedian: 'number|null',
+    fcpMedian: 'number|null',
+    lcpMedian: 'number|null',
+    domContentLoadedMedian: 'number|null',
+    requests: 'number|null',
+    bytes: 'number|null',
+    newConnections: 'number|null',
+    connectionsBy: 'string|null',
+    protocols: 'string|null',
+    origins: 'object|null',
+    rttMs: 'number|null',
+    ttfbRounds: 'integer',
+    documentFromCache: 'integer',
+    ttfbBoundMs: 'number|null',
+    ttfbBelowBound: 'boolean',
+    loads: 'array'
   },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.

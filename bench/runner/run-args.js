@@ -2,12 +2,13 @@
 
 // Command line of `npm run bench` (bench/runner/run.js): parsed and checked here so
 // that a mistake gets one line naming the flag and what is allowed.
+const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('./budget')
 const { UsageError } = require('../../common/errors')
-
+const { PROTOCOLS } = require('../../harness/force-protocol')
 
 const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
@@ -65,6 +66,18 @@ Options:
                     to them is measured and recorded. Chromium and --network devtools only, and
                     only experiments measured in the page (the load tools': h2bench load --lanes-at)
   --token <token>   the token those lanes printed (their ledgers and counters need it)
+  --url <url>       experiment site: the page to measure, https:// (repeatable: a cell each).
+                    Each repeat starts a new browser per protocol, loads the page cold, then
+                    again as a repeat view (cache, TLS sessions, open connections warm), and
+                    writes a HAR file per load into <out>/har/. The real path: no link,
+                    no DevTools throttling
+  --protocols <l>   experiment site: the protocols to force, a run each (default h1,h2,h3):
+                    h1 (no h2 in ALPN, no QUIC), h2 (no QUIC), h3 (QUIC from the first request
+                    to the page's origin). A load the server answered over another protocol
+                    is a failure, said in the row
+  --ca <pem>        experiment site: trust this CA too (a staging server, a company CA): Firefox
+                    gets it in its profile, Chromium the hash of the leaf the origin presents,
+                    after Node has checked that leaf against this CA
   --shard <i/n>     run only the i-th of n shares of the cells (1 ≤ i ≤ n; cell k of the plan
                     goes to shard k mod n, so each shard gets a mix), as Playwright's and
                     Jest's --shard: a CI matrix or a Kubernetes indexed Job runs the n shards
@@ -111,6 +124,9 @@ function parseRunArgs (argv) {
         shard: { type: 'string' },
         'lanes-at': { type: 'string' },
         token: { type: 'string' },
+        url: { type: 'string', multiple: true },
+        protocols: { type: 'string' },
+        ca: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
         from: { type: 'string' },
@@ -119,7 +135,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -164,6 +180,7 @@ function parseRunArgs (argv) {
     shard: values.shard === undefined ? null : shardOf(values.shard, values),
     lanesAt: values['lanes-at'] === undefined ? null : lanesAtOf(values),
     token: values.token ?? null,
+    site: siteOf(values, positionals),
     out: values.out || null,
     json: values.json,
     smoke: values.smoke
@@ -176,6 +193,33 @@ function lanesAtOf (values) {
   if (values.network !== 'devtools') throw new UsageError(`--lanes-at and --network ${values.network}: the packet-level link sits between this machine's clients and lanes it starts; with lanes elsewhere the network is the real path (and DevTools throttling): leave out --network`)
   if (values.browser !== 'chromium') throw new UsageError(`--lanes-at and --browser ${values.browser}: remote lanes are measured in Chromium only (it trusts their certificate by its SPKI hash, from their manifest)`)
   return values['lanes-at']
+}
+
+// --url, --protocols, --ca (experiment site) → { urls, protocols, ca } or null.
+function siteOf (values, positionals) {
+  const named = positionals.includes('site')
+  if (!values.url) {
+    if (named) throw new UsageError('site measures a page of yours: give --url https://… (e.g. npm run bench -- site --url https://example.com/ --browser both)')
+    for (const flag of ['protocols', 'ca']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
+    return null
+  }
+  if (!named) throw new UsageError('--url is the site experiment\'s: npm run bench -- site --url https://…')
+  const urls = values.url.map(raw => {
+    let u
+    try {
+      u = new URL(raw)
+    } catch {
+      throw new UsageError(`--url "${raw}" is not a URL; give the page's https:// address, e.g. https://example.com/`)
+    }
+    if (u.protocol !== 'https:') throw new UsageError(`--url ${raw}: HTTP/2 and HTTP/3 in browsers need https://; got ${u.protocol}`)
+    return u.href
+  })
+  const protocols = (values.protocols ?? PROTOCOLS.join(',')).split(',').map(p => p.trim()).filter(Boolean)
+  const unknown = protocols.filter(p => !PROTOCOLS.includes(p))
+  if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${PROTOCOLS.join(', ')} (comma-separated); got "${values.protocols}"`)
+  if (values.network !== 'devtools') throw new UsageError(`site and --network ${values.network}: the site experiment measures the real path to --url; the packet-level link reaches only the lanes (leave out --network)`)
+  if (values['lanes-at'] !== undefined) throw new UsageError('site and --lanes-at: the site experiment measures --url, not lanes')
+  return { urls: [...new Set(urls)], protocols: PROTOCOLS.filter(p => protocols.includes(p)), ca: values.ca === undefined ? null : path.resolve(values.ca) }
 }
 
 // --shard i/n → { index: i, count: n }.

@@ -13,7 +13,7 @@ const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
 const { cellLinkSpec, cellParams } = require('../cells/helpers')
-const { RUNNERS, OWN_SERVERS, needsBrowserKind, runsIn, lanesFor, networksOf } = require('./cell-kinds')
+const { RUNNERS, OWN_SERVERS, OWN_BROWSERS, needsBrowserKind, runsIn, lanesFor, networksOf } = require('./cell-kinds')
 const { openNetwork } = require('./network')
 const { environmentOf } = require('./environment')
 const { rebuild } = require('./rebuild')
@@ -63,7 +63,7 @@ function onlyCells (entries, names) {
 const MACHINE = os.hostname()
 
 async function run (opts, log) {
-  const experiments = select(opts.experiments, { smoke: opts.smoke })
+  const experiments = select(opts.experiments, { smoke: opts.smoke, site: opts.site })
   const entries = onlyCells(experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell }))), opts.cells)
   const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
   opts.browsers = opts.browsers || ['chromium']
@@ -96,7 +96,8 @@ async function run (opts, log) {
   }
   const estimates = planned.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
   log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
-  const caddyBuild = await ensureEdge(opts.lanes, log)
+  // The site experiment measures the user's URL: no lane, so no Caddy to build for it.
+  const caddyBuild = planned.every(e => OWN_BROWSERS.has(e.experiment.kind)) ? null : await ensureEdge(opts.lanes, log)
   let edge = null
   let lanesAt = null // --lanes-at: where the lanes ran and the round trip to them
   let forwarderPriority = null // the link's forwarder: real-time where allowed (link/forwarder/index.js)
@@ -138,12 +139,17 @@ async function run (opts, log) {
         const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
         log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network}${opts.browsers.length > 1 ? ` in ${browser}` : ''} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
         const wanted = lanesFor(experiment, opts)
-        if (!wanted.length) {
+        if (!wanted.length && !OWN_BROWSERS.has(experiment.kind)) {
           log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
           continue
         }
         let rows
-        if (OWN_SERVERS.has(experiment.kind)) {
+        if (OWN_BROWSERS.has(experiment.kind)) {
+          rows = await RUNNERS[experiment.kind]({ entry, repeats: opts.repeats, budgetMs: opts.budgetMs, log, browser, outDir: opts.outDir || null })
+          const version = (rows.find(r => r.browserVersion) || {}).browserVersion || null
+          if (browser === 'firefox') firefoxName = firefoxName || version
+          else browserName = browserName || version
+        } else if (OWN_SERVERS.has(experiment.kind)) {
           rows = await RUNNERS[experiment.kind]({
             entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, onServers: (running, priority) => {
               edge = edge || edgeEnvironment(running, caddyBuild)
@@ -203,6 +209,7 @@ async function main (argv, { entry } = {}) {
   opts.argv = argv
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))
+  opts.outDir = out // the site experiment writes a HAR file per load into out/har/
   const log = line => process.stderr.write(line + '\n')
   const report = await run(opts, log)
   const json = writeOutputs(out, report)

@@ -45,11 +45,13 @@ function chromeArgs ({ spki, userDataDir, url, lanes = [], root = isRoot() }) {
 // without any, QUIC off altogether, so no lane is ever upgraded behind the
 // benchmark's back. The flags after them keep the browser off networks the
 // benchmark does not ask for; `extra` after those. (Playwright adds the
-// profile directory and its own flags.)
-function measurementArgs ({ spki, lanes = [], extra = [] }) {
+// profile directory and its own flags.) `protocolArgs`: a site's run forcing
+// one protocol (harness/force-protocol.js) instead of the lanes' QUIC flags;
+// `spki` null: no certificate trusted beyond the system's (a public site).
+function measurementArgs ({ spki, lanes = [], extra = [], protocolArgs = null }) {
   return [
-    `--ignore-certificate-errors-spki-list=${spki}`,
-    ...(quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic']),
+    ...(spki ? [`--ignore-certificate-errors-spki-list=${spki}`] : []),
+    ...(protocolArgs || (quicArgs(lanes).length ? quicArgs(lanes) : ['--disable-quic'])),
     '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ...extra

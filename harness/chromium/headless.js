@@ -14,7 +14,7 @@ const { measurementArgs, netLogArgs } = require('./flags')
 // What both kinds of launch share: the executable (through a wrapper script
 // that enters the link's namespace when there is a link, written into `dir`)
 // and the flags (`extra` after them). → { executablePath, launchPath, args }
-function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [] }) {
+function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], protocolArgs = null }) {
   const executablePath = findChrome()
   if (!executablePath) throw new Error(`no Chrome or Chromium found: ${INSTALL_HINT}`)
   let launchPath = executablePath
@@ -23,7 +23,7 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [] }) {
     const quote = s => `'${String(s).replace(/'/g, "'\\''")}'`
     fs.writeFileSync(launchPath, `#!/bin/sh\nexec setpriv --pdeathsig KILL -- ${link.nsenterPrefix.map(quote).join(' ')} ${quote(executablePath)} "$@"\n`, { mode: 0o755 })
   }
-  const args = measurementArgs({ spki, lanes, extra })
+  const args = measurementArgs({ spki, lanes, extra, protocolArgs })
   return { executablePath, launchPath, args }
 }
 
@@ -50,7 +50,9 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [] }) {
 // userDataDir }. `netLog`: a file for Chromium's net-log. `netBenchmarking`:
 // --enable-net-benchmarking (the h3 study goes without). `tmpPrefix`: the
 // name of the throw-away directory (the h3 study's: h2bench-h3study-).
-async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-' }) {
+// `protocolArgs`: one protocol forced (harness/force-protocol.js; the site
+// experiment), in place of the lanes' QUIC flags.
+async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-', protocolArgs = null }) {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix))
   let launch
   try {
@@ -59,7 +61,7 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
       ...(netBenchmarking ? ['--enable-net-benchmarking'] : []),
       ...(netLog ? netLogArgs(netLog) : [])
     ]
-    launch = chromiumLaunch({ spki, link, lanes, dir: userDataDir, extra })
+    launch = chromiumLaunch({ spki, link, lanes, dir: userDataDir, extra, protocolArgs })
   } catch (err) {
     fs.rmSync(userDataDir, { recursive: true, force: true })
     throw err

@@ -14,7 +14,7 @@ describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
     const { seeding, ...rest } = parseRunArgs(['delay'])
     assert.deepEqual(rest, {
-      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], cells: null, shard: null, lanesAt: null, token: null, out: null, json: false, smoke: false
+      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], cells: null, shard: null, lanesAt: null, token: null, site: null, out: null, json: false, smoke: false
     })
     // The link's seed: a new one each run, paired (every lane of a repeat on seed + repeat).
     assert.ok(Number.isSafeInteger(seeding.seed) && seeding.seed >= 0 && seeding.paired === true, JSON.stringify(seeding))
@@ -76,6 +76,14 @@ describe('runner: command line', () => {
     assert.throws(() => parseRunArgs(['delay', '--from', 'r.json']), /--from rebuilds the report of a finished run: name no experiments with it \(got delay\)/)
   })
 
+  it('site: --url (repeatable, https), --protocols (default h1,h2,h3, in that order), --ca (a path, made absolute)', () => {
+    const o = parseRunArgs(['site', '--url', 'https://example.com/a', '--url', 'https://example.org', '--protocols', 'h3,h1', '--ca', 'ca.pem', '--browser', 'both'])
+    assert.deepEqual(o.site, { urls: ['https://example.com/a', 'https://example.org/'], protocols: ['h1', 'h3'], ca: path.resolve('ca.pem') })
+    assert.deepEqual(o.browsers, ['chromium', 'firefox'])
+    assert.deepEqual(parseRunArgs(['site', '--url', 'https://example.com/']).site.protocols, ['h1', 'h2', 'h3'])
+    assert.equal(parseRunArgs(['delay']).site, null)
+  })
+
   it('--help wins over everything else', () => {
     assert.deepEqual(parseRunArgs(['--help', 'nonsense']), { help: true })
     assert.deepEqual(parseRunArgs(['-h']), { help: true })
@@ -92,9 +100,17 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
-    [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/]
+    [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/],
+    [['site'], /site measures a page of yours: give --url https:\/\/…/],
+    [['delay', '--url', 'https://a.example/'], /--url is the site experiment's: npm run bench -- site --url/],
+    [['delay', '--protocols', 'h1'], /--protocols is the site experiment's/],
+    [['site', '--url', 'example.com'], /--url "example.com" is not a URL; give the page's https:\/\/ address/],
+    [['site', '--url', 'http://example.com/'], /--url http:\/\/example.com\/: HTTP\/2 and HTTP\/3 in browsers need https:\/\/; got http:/],
+    [['site', '--url', 'https://example.com/', '--protocols', 'h2,quic'], /--protocols must list h1, h2, h3 \(comma-separated\); got "h2,quic"/],
+    [['site', '--url', 'https://example.com/', '--network', 'link'], /site and --network link: the site experiment measures the real path to --url/],
+    [['site', '--url', 'https://example.com/', '--lanes-at', 'https://192.0.2.1:3001'], /site and --lanes-at: the site experiment measures --url, not lanes/]
   ]) {
     it(`rejects ${JSON.stringify(argv)}, naming what is wrong and what is allowed`, () => {
       assert.throws(() => parseRunArgs(argv), err => err instanceof UsageError && message.test(err.message))

@@ -10,7 +10,16 @@ const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 describe('runner: experiments', () => {
   it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site'])
+  })
+
+  it('site: its cells are the command line\'s pages, one each; all leaves it out (it needs a URL of the user\'s)', () => {
+    const site = { urls: ['https://a.example/', 'https://b.example/x'], protocols: ['h1', 'h3'], ca: null }
+    const [e] = select(['site'], { site })
+    assert.equal(e.kind, 'site-url')
+    assert.deepEqual(e.cells.map(c => [c.url, c.preset, c.protocols]), [['https://a.example/', 'https://a.example/', ['h1', 'h3']], ['https://b.example/x', 'https://b.example/x', ['h1', 'h3']]])
+    assert.deepEqual(select(['site']).map(x => x.cells), [[]])
+    assert.ok(!select(['all']).some(x => x.id === 'site'))
   })
 
   it('rest: 25 and 500 items of 512 B on a 100 ms link, every lane, Chromium and Firefox; smoke 10 items at 20 ms', () => {
@@ -88,7 +97,7 @@ describe('runner: experiments', () => {
 
   it('every experiment is complete data: kind, sweep, valid presets and sizes, the source table matching its cells', () => {
     for (const e of EXPERIMENTS) {
-      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load', 'rest'].includes(e.kind), e.id)
+      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load', 'rest', 'site-url'].includes(e.kind), e.id)
       assert.ok(e.title && e.sweep.param && e.sweep.label, e.id)
       assert.ok(e.conclusions.length >= 1, e.id)
       for (const c of [...e.cells, ...cellsOf(e.id, { smoke: true })]) {
@@ -107,7 +116,7 @@ describe('runner: experiments', () => {
     const entries = expand(['push-protocol', 'delay', 'delay'])
     assert.deepEqual(entries.map(e => `${e.experiment.id}#${e.index}`),
       ['delay#0', 'delay#1', 'delay#2', 'delay#3', 'delay#4', 'push-protocol#0', 'push-protocol#1', 'push-protocol#2', 'push-protocol#3'])
-    assert.equal(expand(['all']).length, EXPERIMENTS.reduce((n, e) => n + e.cells.length, 0))
+    assert.equal(expand(['all']).length, EXPERIMENTS.filter(e => !e.needsUrl).reduce((n, e) => n + e.cells.length, 0))
     assert.throws(() => expand(['nope']), /unknown experiment "nope"; experiments are delay, .*, or all/)
   })
 

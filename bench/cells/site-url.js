@@ -1,0 +1,305 @@
+'use strict'
+
+// Cells of kind `site-url` (experiment site): a page the user names, loaded
+// in Chromium or Firefox with one protocol forced per run
+// (harness/force-protocol.js). Per repeat and protocol (protocols in
+// alternating order) a new browser in a new profile:
+//  - cold: the first load (empty cache, no connection, no TLS session);
+//  - repeat: the same browser at once loads it again (about:blank between):
+//    its cache, TLS sessions and the connections it kept open warm, as a
+//    visitor's second view. (WebPageTest's repeat view restarts the browser
+//    first; here the HAR counts the connections each load opened.)
+// A sample is onload (loadEventEnd); TTFB, FCP, LCP and the HAR's requests,
+// bytes, connections and protocols are kept per load. A load counts when the
+// document answered 2xx/3xx over the forced protocol; the rest are failures
+// named in the row's note. The browser's CPU per load is metered
+// (harness/cell-costs.js); the round trip to the origin is measured by TCP
+// connects, and each row's time to first byte is held to the round trips a
+// new connection cannot avoid (3 for TCP + TLS 1.3, 2 for QUIC, 1 on a
+// connection kept open).
+const fs = require('node:fs')
+const path = require('node:path')
+const stats = require('../../client/js/stats')
+const { launchBrowser } = require('../../harness/chromium/headless')
+const { launchFirefox } = require('../../harness/firefox')
+const { chromiumProtocolArgs, firefoxProtocolPrefs, WIRE_NAMES, PROTOCOL_NAMES } = require('../../harness/force-protocol')
+const { costMeter } = require('../../harness/cell-costs')
+const { connectTimes } = require('../../harness/remote-lanes')
+const { chromiumVersion } = require('../../harness/provenance')
+const { trustSite } = require('../../harness/site-trust')
+const { recordCdp } = require('../../harness/har/cdp-har')
+const { recordBidi } = require('../../harness/har/bidi-har')
+const { buildHar, summarizeHar } = require('../../harness/har/har')
+const { row, repeatWithinBudget, mostFrequent } = require('./helpers')
+const { loadPage } = require('./site-load')
+const { budgetNote } = require('../runner/budget')
+const { sumCosts } = require('../runner/costs')
+const { tally } = require('./site-page')
+
+const VIEWS = ['cold', 'repeat']
+// Round trips before the first byte of the document that no load can avoid: TCP's handshake, TLS 1.3's, the
+// request; QUIC's handshake carries TLS's; a repeat view may find its connection open (one: the request),
+// or its document in the cache (none: roundsOf).
+const ROUNDS = { cold: { h1: 3, h2: 3, h3: 2 }, repeat: { h1: 1, h2: 1, h3: 1 } }
+const roundsOf = (view, protocol, documentFromCache) => documentFromCache ? 0 : ROUNDS[view][protocol]
+
+const median = xs => xs.length ? +stats.median(xs).toFixed(1) : null
+
+// A browser of `kind` with `protocol` forced for `url`: → { page, meter, har, close, version }; har.start(id,
+// title) begins a load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log.
+async function openSiteBrowser (kind, protocol, url, trust) {
+  if (kind === 'firefox') {
+    let recorder = null
+    const ff = await launchFirefox({
+      caFile: trust ? trust.caFile : null,
+      trustCa: Boolean(trust),
+      prefs: firefoxProtocolPrefs(protocol, url, { customCa: Boolean(trust) }),
+      onBidiMessage: message => { if (recorder) recorder.onMessage(message) }
+    })
+    const browser = { name: 'Firefox', version: ff.version }
+    return {
+      page: ff.page,
+      meter: costMeter({ browserPid: ff.pid, localServers: false }),
+      har: harOf(browser, async (id, title) => {
+        recorder = recordBidi()
+        recorder.startPage(id, title)
+        return recorder
+      }),
+      close: () => ff.close(),
+      version: ff.version
+    }
+  }
+  const b = await launchBrowser({ spki: trust ? trust.spki : null, handleSignals: false, netBenchmarking: false, protocolArgs: chromiumProtocolArgs(protocol, url) })
+  try {
+    const page = b.context.pages()[0] || await b.context.newPage()
+    const cdp = await b.context.newCDPSession(page)
+    const version = chromiumVersion(b.executablePath)
+    const browser = { name: 'Chromium', version }
+    return {
+      page,
+      meter: costMeter({ browserDir: b.userDataDir, localServers: false, cdp }),
+      har: harOf(browser, async (id, title) => {
+        const recorder = await recordCdp(cdp)
+        recorder.startPage(id, title)
+        return recorder
+      }),
+      close: () => b.close(),
+      version
+    }
+  } catch (err) {
+    await b.close().catch(() => {})
+    throw err
+  }
+}
+
+// A load's HAR: a new recorder per load (begin(id, title) → a recorder of ./harness/har), its log on stop().
+function harOf (browser, begin) {
+  let recorder = null
+  return {
+    async start (id, title) {
+      recorder = await begin(id, title)
+    },
+    stop () {
+      if (!recorder) return null
+      const { pages, entries } = recorder.stop()
+      recorder = null
+      return buildHar({ browser, pages, entries })
+    }
+  }
+}
+
+// The connections a load opened, per origin, by the best observer each browser gives: Chromium's
+// connection ids (CDP's connectionId, in the HAR's `connection`: every socket a response came on, a
+// preconnected one too, which shows no connect timings) not seen in an earlier load of the same browser;
+// Firefox's connect timings (a request whose timings show a connection set up: harness/har/har.js
+// summarizeHar). `seen`: the ids of the browser's earlier loads, added to. → { by, total, origins }.
+function newConnectionsOf (har, summary, seen) {
+  const entries = har.log.entries
+  const withIds = entries.filter(e => e.connection && e.connection !== '0')
+  if (!withIds.length) {
+    const origins = Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [o, v.connections]))
+    return { by: 'connect timings', total: Object.values(origins).reduce((n, c) => n + c, 0), origins }
+  }
+  const origins = {}
+  for (const e of withIds) {
+    const origin = new URL(e.request.url).origin
+    origins[origin] = origins[origin] || 0
+    if (!seen.has(e.connection)) {
+      seen.add(e.connection)
+      origins[origin]++
+    }
+  }
+  return { by: 'connection ids', total: Object.values(origins).reduce((n, c) => n + c, 0), origins }
+}
+
+// What is wrong with a load, or null.
+function problemOf (load, protocol) {
+  if (!load.status || load.status >= 400) return `the document answered status ${load.status}`
+  if (load.protocol !== WIRE_NAMES[protocol]) return `the document came over ${load.protocol || 'an unknown protocol'}, not ${WIRE_NAMES[protocol]} (the server does not offer ${PROTOCOL_NAMES[protocol]}, or the browser fell back)`
+  if (!(load.onload > 0)) return 'no load event'
+  return null
+}
+
+// The shortest TCP connect to the origin (ms), the lower bound's round trip; null when none connects.
+async function roundTripOf (url, log) {
+  const u = new URL(url)
+  try {
+    const times = await connectTimes(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port || 443))
+    return { minMs: +Math.min(...times).toFixed(3), medianMs: +stats.median(times).toFixed(3), samples: times.map(t => +t.toFixed(3)) }
+  } catch (err) {
+    log(`  no TCP connect to ${u.host} (${err.message}): no lower bound for time to first byte`)
+    return null
+  }
+}
+
+async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null }) {
+  const { cell } = entry
+  const url = cell.url
+  const trust = cell.ca ? await trustSite(url, cell.ca) : null
+  if (trust) log(`  trusting ${new URL(url).host}'s certificate${trust.subject ? ` (${trust.subject})` : ''}: checked against ${cell.ca}`)
+  const rtt = await roundTripOf(url, log)
+  if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects, median ${rtt.medianMs} ms)`)
+  const harDir = outDir ? path.join(outDir, 'har') : null
+  if (harDir) fs.mkdirSync(harDir, { recursive: true })
+  const key = (protocol, view) => `${protocol} ${view}`
+  const per = new Map(cell.protocols.flatMap(p => VIEWS.map(v => [key(p, v), { samples: [], loads: [], problems: [], costs: [], failures: 0 }])))
+  let version = null
+  const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
+    const order = r % 2 ? [...cell.protocols].reverse() : cell.protocols
+    for (const protocol of order) {
+      let b
+      try {
+        b = await openSiteBrowser(browser, protocol, url, trust)
+        b.connectionIds = new Set()
+        version = version || b.version
+      } catch (err) {
+        for (const view of VIEWS) {
+          const p = per.get(key(protocol, view))
+          p.failures++
+          p.problems.push(`the browser did not start: ${err.message.split('\n')[0]}`)
+        }
+        continue
+      }
+      try {
+        let coldFailed = false
+        for (const view of VIEWS) {
+          const p = per.get(key(protocol, view))
+          if (view !== 'cold' && coldFailed) {
+            p.failures++
+            p.problems.push('no repeat view: the cold load failed')
+            continue
+          }
+          try {
+            if (view !== 'cold') await b.page.goto('about:blank')
+            const name = `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
+            await b.har.start(name, `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`)
+            await b.meter.start()
+            const load = await loadPage(b.page, url)
+            p.costs.push(await b.meter.stop())
+            const har = b.har.stop()
+            const summary = summarizeHar(har)
+            const opened = newConnectionsOf(har, summary, b.connectionIds)
+            let harFile = null
+            if (harDir) {
+              harFile = path.join(harDir, `${name}.har`)
+              fs.writeFileSync(harFile, JSON.stringify(har, null, 1))
+            }
+            const record = {
+              repeat: r + 1,
+              ttfb: +load.ttfb.toFixed(2),
+              fcp: load.fcp === null ? null : +load.fcp.toFixed(2),
+              lcp: load.lcp === null ? null : +load.lcp.toFixed(2),
+              domContentLoaded: +load.domContentLoaded.toFixed(2),
+              onload: +load.onload.toFixed(2),
+              status: load.status,
+              protocol: load.protocol,
+              documentFromCache: load.documentFromCache,
+              ttfbRounds: roundsOf(view, protocol, load.documentFromCache),
+              requests: summary.requests,
+              failedRequests: summary.failed,
+              bytes: summary.bytes,
+              bodyBytes: summary.bodyBytes,
+              fromCache: summary.fromCache,
+              newConnections: opened.total,
+              connectionsBy: opened.by,
+              protocols: summary.protocols,
+              origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [o, { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }])),
+              har: harFile && outDir ? path.relative(outDir, harFile) : null
+            }
+            const problem = problemOf(load, protocol)
+            record.problem = problem
+            p.loads.push(record)
+            if (problem) {
+              p.failures++
+              p.problems.push(problem)
+              coldFailed = coldFailed || view === 'cold'
+            } else p.samples.push(load.onload)
+          } catch (err) {
+            coldFailed = coldFailed || view === 'cold'
+            p.failures++
+            p.problems.push(`failed: ${err.message.split('\n')[0]}`)
+            b.har.stop()
+          }
+        }
+      } finally {
+        await b.close().catch(() => {})
+      }
+    }
+  })
+  const note = budgetNote(repeats, planned, firstMs, budgetMs)
+  return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({ entry, protocol, view, p: per.get(key(protocol, view)), rtt, repeats, note, browser, version, url })))
+}
+
+// One row: a protocol and view of the cell, over its repeats.
+function siteRow ({ entry, protocol, view, p, rtt, repeats, note, browser, version, url }) {
+  const good = p.loads.filter(l => !l.problem)
+  const pick = f => median(good.map(f).filter(v => v !== null && v !== undefined))
+  // The median load (by onload) speaks for the row's per-origin figures.
+  const sorted = good.slice().sort((a, b) => a.onload - b.onload)
+  const mid = sorted.length ? sorted[(sorted.length - 1) >> 1] : null
+  const protocols = {}
+  for (const l of p.loads) for (const [k, n] of Object.entries(l.protocols || {})) protocols[k] = (protocols[k] || 0) + n
+  // Each load against its own bound (a document from the cache has none); the row's is its loads' smallest.
+  const rounds = good.length ? Math.min(...good.map(l => l.ttfbRounds)) : ROUNDS[view][protocol]
+  const boundMs = rtt ? +(rounds * rtt.minMs).toFixed(3) : null
+  const beaten = rtt ? good.filter(l => l.ttfb < l.ttfbRounds * rtt.minMs) : []
+  const below = beaten.length > 0
+  const problems = [...new Set(p.problems)].map(x => `${p.problems.filter(y => y === x).length}× ${x}`)
+  return row({
+    entry, lane: protocol, mode: view, samples: p.samples, failures: p.failures,
+    protocol: mostFrequent(p.loads.map(l => l.protocol).filter(Boolean)), asked: repeats,
+    note: [note, below ? `INSTRUMENT ERROR: ${beaten.length} of ${good.length} loads' time to first byte below its bound (${beaten.map(l => `${l.ttfb} ms < ${l.ttfbRounds} × ${rtt.minMs} ms`).join(', ')})` : null,
+      good.some(l => l.documentFromCache) ? `the document came from the browser's cache in ${good.filter(l => l.documentFromCache).length} of ${good.length} loads (no round trip before its first byte)` : null,
+      ...problems].filter(Boolean).join('; ') || null,
+    extra: {
+      network: 'real path',
+      link: null,
+      linkSpec: null,
+      browser,
+      browserVersion: version,
+      costs: sumCosts(p.costs),
+      site: {
+        url,
+        view,
+        ttfbMedian: pick(l => l.ttfb),
+        fcpMedian: pick(l => l.fcp),
+        lcpMedian: pick(l => l.lcp),
+        domContentLoadedMedian: pick(l => l.domContentLoaded),
+        requests: pick(l => l.requests),
+        bytes: pick(l => l.bytes),
+        newConnections: pick(l => l.newConnections),
+        connectionsBy: good.length ? good[0].connectionsBy : null,
+        protocols: tally(Object.entries(protocols).flatMap(([k, n]) => Array(n).fill(k))),
+        origins: mid ? Object.fromEntries(Object.entries(mid.origins).map(([o, v]) => [o, { ...v, protocols: tally(Object.entries(v.protocols || {}).flatMap(([k, n]) => Array(n).fill(k))) }])) : null,
+        rttMs: rtt ? rtt.minMs : null,
+        ttfbRounds: rounds,
+        ttfbBoundMs: boundMs,
+        ttfbBelowBound: below,
+        documentFromCache: good.filter(l => l.documentFromCache).length,
+        loads: p.loads
+      }
+    }
+  })
+}
+
+module.exports = { runSiteUrlCell, problemOf, ROUNDS, VIEWS }

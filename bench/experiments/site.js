@@ -1,0 +1,84 @@
+'use strict'
+
+// Any HTTPS site, measured per protocol: `npm run bench -- site --url https://…`.
+// WebPageTest and sitespeed.io measure any URL in several browsers; seeds 002
+// and 003 measured real servers (nghttp2.org, Cloudflare's blog). Here each
+// run forces one protocol on the browser (harness/force-protocol.js), loads
+// the page cold in a new profile and then again as a repeat view, and records
+// per load TTFB, FCP, LCP, onload, requests, bytes, connections per origin and
+// the protocol of every request, with a HAR file (bench/cells/site-url.js).
+// Its cells come from the command line (--url, --protocols, --ca): one a URL.
+// Not part of `all`: it needs a URL of the user's.
+const { verdict, engineVerdict, verdictCounts, statusOf } = require('../runner/conclusions')
+const { PROTOCOL_NAMES } = require('../../harness/force-protocol')
+
+const VIEWS = ['cold', 'repeat']
+const BROWSER_NAMES = { chromium: 'Chromium', firefox: 'Firefox' }
+const ok = r => r && r.samples.length > 0 && r.median !== null
+const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
+const browsersIn = rows => [...new Set(rows.map(r => r.browser || 'chromium'))]
+const find = (rows, { browser, cell, lane, mode }) => rows.find(r => (r.browser || 'chromium') === browser && r.cell === cell && r.lane === lane && r.mode === mode)
+
+// "HTTP/2 loads this page faster than HTTP/1.1": per browser, cell and view, by the verdict engine on onload.
+function fasterThan (slow, fast) {
+  return {
+    text: `${PROTOCOL_NAMES[fast]} loads the page (onload) faster than ${PROTOCOL_NAMES[slow]}, cold and as a repeat view`,
+    check (rows) {
+      const pairs = []
+      for (const browser of browsersIn(rows)) {
+        for (const cell of [...new Set(rows.map(r => r.cell))]) {
+          for (const mode of VIEWS) {
+            const a = find(rows, { browser, cell, lane: slow, mode })
+            const b = find(rows, { browser, cell, lane: fast, mode })
+            if (ok(a) && ok(b)) pairs.push({ browser, mode, a, b, v: engineVerdict(a, b) })
+          }
+        }
+      }
+      if (!pairs.length) return verdict('not measured', `needs good loads over ${PROTOCOL_NAMES[slow]} and ${PROTOCOL_NAMES[fast]} (--protocols ${slow},${fast})`)
+      const status = statusOf(pairs.map(p => p.v), ['holds', 'partly holds', 'does not hold'])
+      const each = pairs.map(p => `${BROWSER_NAMES[p.browser] || p.browser} ${p.mode}: ${ms(p.a.median)} → ${ms(p.b.median)} ms (${p.v})`).join('; ')
+      return verdict(status, `onload medians ${slow} → ${fast}: ${each}; by the verdict engine ${fast} is ${verdictCounts(pairs.map(p => p.v), 'browsers and views')}`)
+    }
+  }
+}
+
+module.exports = {
+  id: 'site',
+  title: 'Any HTTPS site per protocol: cold and repeat-view loads of --url with HTTP/1.1, HTTP/2 or HTTP/3 forced, in Chromium and Firefox (not in all)',
+  kind: 'site-url',
+  needsUrl: true,
+  views: VIEWS,
+  sweep: { param: 'preset', label: 'page' },
+  // The cells are the command line's (cellsFrom); none without --url.
+  cells: [],
+  cellsFrom: site => site ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca })) : [],
+  smokeCells: cells => cells,
+  // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.
+  estimateMs: cell => cell.protocols.length * 12000,
+  source: null,
+  conclusions: [fasterThan('h1', 'h2'), fasterThan('h2', 'h3')],
+  extraTables (rows) {
+    const tables = []
+    for (const cell of [...new Set(rows.map(r => r.cell))]) {
+      const mine = rows.filter(r => r.cell === cell)
+      const url = mine[0].preset
+      const body = mine.map(r => {
+        const s = r.site || {}
+        return [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode, `${r.samples.length} of ${r.samples.length + r.failures}`,
+          ms(s.ttfbMedian), s.ttfbBoundMs === null || s.ttfbBoundMs === undefined ? '–' : `${ms(s.ttfbBoundMs)}${s.ttfbBelowBound ? ' BELOW: instrument error' : ''}`,
+          ms(s.fcpMedian), ms(s.lcpMedian), ms(r.median), s.requests ?? '–', s.bytes === null || s.bytes === undefined ? '–' : `${(s.bytes / 1024).toFixed(0)} KiB`,
+          s.newConnections ?? '–', s.protocols || '–', r.note || '']
+      })
+      tables.push({
+        title: `${url}: medians per load (ms) of time to first byte, its lower bound (the round trips a new connection cannot avoid × the shortest TCP connect measured to the origin; a repeat view's first request may reuse a connection: one round trip), first contentful paint, largest contentful paint and onload; requests, bytes received and new connections per load (medians, from the load's HAR); every request's protocol over the row's loads`,
+        head: ['browser', 'forced', 'view', 'good loads', 'TTFB', 'TTFB bound', 'FCP', 'LCP', 'onload', 'requests', 'bytes', 'new connections', 'protocols of the requests', 'note'],
+        body
+      })
+      const origins = mine.filter(r => r.site && r.site.origins).map(r => [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode,
+        r.site.connectionsBy || '–', Object.entries(r.site.origins).map(([o, v]) => `${o}: ${v.requests} requests, ${v.newConnections} new connections, ${v.protocols}`).join('; ')])
+      if (origins.length) tables.push({ title: `${url}: per origin, in the row's median load: requests, the connections it opened (Chromium: connection ids not seen in an earlier load of the same browser, preconnected sockets included; Firefox: requests whose timings show a connection set up), protocols`, head: ['browser', 'forced', 'view', 'connections by', 'origins'], body: origins })
+    }
+    return tables
+  },
+  VIEWS
+}
