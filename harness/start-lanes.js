@@ -73,13 +73,15 @@ async function startLanesBehindLink (names, spec = 'none', { seed, serverOptions
 }
 
 // Lanes on another machine (npm start -- --lanes-only there) and a page server here that lists them: their
-// manifest and round trip (harness/remote-lanes.js). → { running (as startAll's, the lanes remote), tls: { spki },
-// remote: { at, rttMs, rttSamples }, token }.
-async function useRemoteLanes ({ at, token = null, names = null }) {
+// manifest and round trip (harness/remote-lanes.js). The runner's --lanes-at (its headless page, on a free port of
+// loopback) and npm start -- --lanes-at (`page`: { host, port } from its config) both start it so.
+// → { running (as startAll's, the lanes remote), tls: { spki }, remote: { at, rttMs, rttSamples }, token,
+// manifest (the lanes' own: limits, unavailable lanes, whether a token is needed) }.
+async function useRemoteLanes ({ at, token = null, names = null, page = {} }) {
   const remote = await readRemoteLanes({ at, names, token })
   const lanes = remote.lanes.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-  const running = await startPage({ lanes, unavailable: remote.manifest.unavailable || [], spki: remote.spki })
-  return { running, tls: { spki: remote.spki }, remote: { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples }, token }
+  const running = await startPage({ ...page, lanes, unavailable: remote.manifest.unavailable || [], spki: remote.spki })
+  return { running, tls: { spki: remote.spki }, remote: { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples }, token, manifest: remote.manifest }
 }
 
 module.exports = { startLanes, startLanesBehindLink, useRemoteLanes, throwawayCertificate, ensureEdge, edgeEnvironment, BUILD_ENV }

@@ -6,7 +6,7 @@
 const { parseArgs } = require('node:util')
 const { LANES, laneByName, laneNamesFrom } = require('../server/lanes')
 const { parseSize } = require('../server/payload')
-const { InputError } = require('../common/errors')
+const { InputError, isUserError } = require('../common/errors')
 const { signalExitCode } = require('../common/cli')
 const { parseLinkSpec } = require('../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../link/namespace')
@@ -15,7 +15,9 @@ const { buildThenRerun } = require('../harness/build-then-rerun')
 const { environmentRecord } = require('../harness/provenance')
 const { TOOLS, DEFAULT_TOOL, chosenTool } = require('./tools')
 const { LOAD_PRESETS, loadPreset } = require('./presets')
-const { runLoad } = require('./load')
+const { runLoad, certificateLine } = require('./load')
+const { parseProtocols } = require('./server-probe')
+const { readCa } = require('../harness/site-trust')
 const { stopTools } = require('./run-tool')
 const { formatLoad, formatTraces } = require('./table')
 
@@ -29,7 +31,8 @@ Runs a standard load tool against each h2bench lane with the same workload, in
 each protocol's idiom, and prints one table: total time, req/s, MB/s, latency
 percentiles, connections and requests per connection (as the server saw
 them), failures, and each lane's ratio to h1 from the same run. It starts the
-lanes itself (every lane; h3/h2e need Caddy) unless --url gives running ones.
+lanes itself (every lane; h3/h2e need Caddy) unless --url gives running ones,
+or --url gives any other HTTPS server (below).
 
 Workload:
   -n, --requests <n>       requests per lane (default ${DEFAULTS.requests}, at most ${LIMITS.requests})
@@ -45,7 +48,18 @@ Workload:
 
 Lanes and tools:
   --lanes <list>           lanes to load, comma-separated (default every lane: ${LANES.map(l => l.name).join(',')})
-  --url <url>              a running lane instead (repeatable): https://127.0.0.1:3002/
+  --url <url>              a running lane instead (repeatable): https://127.0.0.1:3002/, or
+                           one HTTPS server that is not a lane, loaded at that URL as given
+                           (path and query), one row per protocol (h1, h2, h3); it has no
+                           ledger, so conns and req/conn are the tool's own count, marked †
+  --protocols <list>       for such a server: h1, h2, h3, comma-separated (default: what it
+                           offers over TCP, asked by one TLS handshake per protocol (ALPN));
+                           h3 only when given (QUIC is UDP: no TLS handshake over TCP asks it),
+                           checked by one oha request first
+  --ca <pem>               trust the CA in this PEM file for its certificate, beside the
+                           system's CAs (checked by h2bench before the run, and by oha; ab,
+                           h2load and nghttp never check certificates)
+  --insecure               load it without checking its certificate (the output says so)
   --lanes-at <url>         lanes on another machine (npm start -- --lanes-only there): every lane
                            its manifest (<url>/lanes.json) lists, or those of --lanes; the round
                            trip to them is measured and reported
@@ -71,7 +85,8 @@ Output:
 Examples:
   h2bench load --preset ab-vs-nghttp
   h2bench load --preset h2load-netem --link quic-loss
-  h2bench load -n 200 -c 4 -m 50 --lanes h1,h2n,h3 --trace`
+  h2bench load -n 200 -c 4 -m 50 --lanes h1,h2n,h3 --trace
+  h2bench load --url https://example.test:8443/index.html --protocols h1,h2 --ca ca.pem`
 }
 
 const fail = message => { throw new InputError(message) }
@@ -98,6 +113,16 @@ function parseTools (list) {
   return tools
 }
 
+// --ca's PEM, read as the runner's site experiment reads it (harness/site-trust.js: one CA certificate).
+function caFrom (file) {
+  try {
+    return readCa(file)
+  } catch (err) {
+    if (!isUserError(err)) throw err
+    return fail(err.message)
+  }
+}
+
 // argv → options for runLoad, or { help }. InputError on anything wrong.
 function parseLoadArgs (argv) {
   let parsed
@@ -117,6 +142,9 @@ function parseLoadArgs (argv) {
         lanes: { type: 'string' },
         url: { type: 'string', multiple: true },
         'lanes-at': { type: 'string' },
+        protocols: { type: 'string' },
+        ca: { type: 'string' },
+        insecure: { type: 'boolean' },
         token: { type: 'string' },
         tool: { type: 'string', multiple: true },
         link: { type: 'string' },
@@ -179,6 +207,9 @@ function parseLoadArgs (argv) {
     if (preset && preset.links.length > 1) fail(`--link and --preset ${preset.name}: that preset runs its own links (${preset.links.join(', ')}); use --preset h2load-netem --link …`)
     links = [v.link]
   }
+  const serverFlags = [v.protocols !== undefined && '--protocols', v.ca !== undefined && '--ca', v.insecure && '--insecure'].filter(Boolean)
+  if (serverFlags.length && !v.url) fail(`${serverFlags.join(', ')}: for a server given by --url that is not an h2bench lane; add --url https://host:port/path`)
+  if (v.ca !== undefined && v.insecure) fail('--ca and --insecure: give one of them (--ca checks the certificate, --insecure does not)')
   if ((v.url || v['lanes-at'] !== undefined) && links.some(Boolean)) fail(`--link needs lanes started by h2bench load: leave out ${v.url ? '--url' : '--lanes-at'}`)
   let seed
   if (v.seed !== undefined) seed = wholeNumber('--seed', v.seed, 0, 1e15)
@@ -188,6 +219,13 @@ function parseLoadArgs (argv) {
     urls: v.url || [],
     lanesAt: v['lanes-at'] ?? null,
     token: v.token ?? null,
+    // A server given by --url that is not a lane (load/server-probe.js): what to load it over, how to trust it,
+    // and which response-shaping flags were given (it refuses them).
+    protocols: v.protocols !== undefined ? parseProtocols(v.protocols) : null,
+    ca: v.ca !== undefined ? caFrom(v.ca) : null,
+    caFile: v.ca ?? null,
+    insecure: Boolean(v.insecure),
+    responseFlags: [v.size !== undefined && '--size', v.delay !== undefined && '--delay'].filter(Boolean),
     tools: parseTools(v.tool),
     presetTools: preset ? preset.tools : {},
     preset,
@@ -248,17 +286,21 @@ async function main (argv, { entry } = {}) {
     node: machine.node,
     cpus: machine.cpus,
     preset: opts.preset ? opts.preset.name : null,
-    workload: opts.workload,
+    workload: result.workload || opts.workload,
     tools: result.plan,
     // --lanes-at: where the lanes ran and the round trip to them, measured before the tools ran.
     ...(result.remote ? { lanesAt: result.remote } : {}),
+    // --url of a server that is not a lane: its protocols, certificate (checked or not) and the GET before the run;
+    // its rows' connection counts are the tools' own (each row's connectionsFrom).
+    ...(result.server ? { server: result.server } : {}),
     rows: result.rows,
     traces: opts.trace ? result.traces : undefined
   }
   if (opts.json) {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   } else {
-    const lines = formatLoad({ rows: result.rows, workload: opts.workload, preset: opts.preset })
+    const lines = formatLoad({ rows: result.rows, workload: result.workload || opts.workload, preset: opts.preset, server: result.server })
+    if (result.server) lines.unshift(`server ${result.server.url}: not an h2bench lane; ${certificateLine(result.server.certificate)}`)
     if (result.remote) lines.unshift(`lanes at ${result.remote.at}, round trip ${result.remote.rttMs} ms (median of ${result.remote.rttSamples.length} TCP connects)`)
     if (opts.trace) lines.push(...formatTraces(result.traces))
     console.log(lines.join('\n'))

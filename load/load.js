@@ -1,7 +1,9 @@
 'use strict'
 
 // h2bench load's work: the lanes (started here, behind a link or not, or
-// running ones given by URL), one standard load tool per lane with the same
+// running ones given by URL) or any other HTTPS server given by URL (one row
+// per protocol it is loaded over, its connection counts the tools' own: it
+// has no ledger), one standard load tool per lane with the same
 // workload in its protocol's idiom, one row of figures per lane and link,
 // each lane's ratio to h1 from the same run, and with `trace` what went over
 // the wire. The command line is load/cli.js; the runner's experiments
@@ -11,8 +13,10 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { chosenTool, ToolMissingError } = require('./tools')
+const { FROM_LEDGER, FROM_TOOL } = require('./tools/common')
 const { runTool, getJson } = require('./run-tool')
 const { readRemoteLanes, RemoteLanesError } = require('../harness/remote-lanes')
+const { reachable, probeServer, serverLanes, SHORT } = require('./server-probe')
 const { summariseAb } = require('./tools/ab-trace')
 const { summariseNghttp } = require('./tools/nghttp-trace')
 const { summariseQlogDir } = require('./qlog')
@@ -30,27 +34,90 @@ class LoadError extends InputError {
   }
 }
 
-// A running lane given by URL: what its /lane says (so a URL that is not an
-// h2bench lane is refused before any tool runs).
-async function laneAt (url, token = null) {
+// --url as a URL: https:// only (the tools load TLS servers, lanes or any other).
+function httpsUrl (url) {
   let u
   try {
     u = new URL(url)
   } catch {
-    throw new LoadError(`--url "${url}" is not a URL; give a lane's https:// URL, e.g. https://127.0.0.1:3001/`)
+    throw new LoadError(`--url "${url}" is not a URL; give an https:// URL: a lane's (https://127.0.0.1:3001/) or any HTTPS server's (https://host:port/path)`)
   }
-  if (u.protocol !== 'https:') throw new LoadError(`--url ${url}: lanes speak https:// only`)
+  if (u.protocol !== 'https:') throw new LoadError(`--url ${url}: only https:// URLs (the tools load TLS servers: lanes or any other); got ${u.protocol}`)
+  return u
+}
+
+// What GET <base>/lane answers: { answer } or { error }.
+function askLane (base) {
+  return getJson(base, '/lane', { timeoutMs: 5000 }).catch(() => getJson(base, '/lane', { timeoutMs: 5000, h2: true }))
+    .then(answer => ({ answer, known: answer.json && answer.status === 200 ? LANES.find(l => l.name === answer.json.lane) || null : null }), error => ({ error }))
+}
+
+// A running lane given by URL: what its /lane says (a URL that is not an
+// h2bench lane is refused: the lanes of --lanes-at's manifest must be lanes).
+async function laneAt (url, token = null) {
+  const u = httpsUrl(url)
   const base = `${u.protocol}//${u.host}`
-  let answer
-  try {
-    answer = await getJson(base, '/lane', { timeoutMs: 5000 }).catch(() => getJson(base, '/lane', { timeoutMs: 5000, h2: true }))
-  } catch (err) {
-    const why = /wrong version number|packet length too long/.test(err.message) ? 'it does not speak TLS (the page server is plain http://; give a lane\'s port)' : err.message.split('\n')[0].replace(`${base}/lane: `, '')
+  const { answer, known, error } = await askLane(base)
+  if (error) {
+    const why = /wrong version number|packet length too long/.test(error.message) ? 'it does not speak TLS (the page server is plain http://; give a lane\'s port)' : error.message.split('\n')[0].replace(`${base}/lane: `, '')
     throw new LoadError(`--url ${url} is not an h2bench lane: ${why}`)
   }
-  const known = answer.json && LANES.find(l => l.name === answer.json.lane)
-  if (answer.status !== 200 || !known) throw new LoadError(`--url ${url} is not an h2bench lane (GET /lane: status ${answer.status}, no lane name)`)
+  if (!known) throw new LoadError(`--url ${url} is not an h2bench lane (GET /lane: status ${answer.status}, no lane name)`)
   return { ...known, url: base, given: true, token }
+}
+
+// --url's: running lanes (each checked by its /lane), or one HTTPS server that
+// is not a lane (load/server-probe.js: reachable, its certificate trusted or
+// --insecure, its protocols by ALPN or --protocols, a GET that answers 2xx),
+// loaded at its URL as given, one row per protocol. → { lanes, server | null }.
+async function urlTargets (opts, log) {
+  const found = []
+  for (const url of opts.urls) {
+    const u = httpsUrl(url)
+    const first = await reachable(url, { ca: opts.ca }) // nothing there, no TLS: one line
+    const { known } = await askLane(`${u.protocol}//${u.host}`)
+    if (known) {
+      // A lane speaks one protocol and its throw-away certificate is never checked (load/tools/oha.js): those flags would say otherwise.
+      const flags = [opts.protocols && '--protocols', opts.caFile && '--ca', opts.insecure && '--insecure'].filter(Boolean)
+      if (flags.length) throw new LoadError(`--url ${url} is h2bench lane ${known.name} (${known.label}): leave out ${flags.join(', ')} (for servers that are not lanes; a lane speaks one protocol, its certificate is not checked)`)
+      found.push({ ...known, url: `${u.protocol}//${u.host}`, given: true, token: opts.token })
+    } else {
+      found.push({ url, first })
+    }
+  }
+  const other = found.find(f => f.first)
+  if (!other) return { lanes: found, server: null }
+  if (found.length > 1) throw new LoadError(`--url ${other.url} is not an h2bench lane: such a server is loaded alone (one --url; --protocols picks what it is loaded over), not beside lanes or another server`)
+  const server = await probeServer(other.url, other.first, { protocols: opts.protocols, ca: opts.ca, caFile: opts.caFile, insecure: opts.insecure })
+  if ((opts.responseFlags || []).length) {
+    const flags = opts.responseFlags.join(' and ')
+    throw new LoadError(`${flags}: they shape an h2bench lane's responses; ${other.url} is not a lane and answers as it does (${server.probe.bodyBytes} B): leave out ${flags}`)
+  }
+  log(`load: ${server.host} is not an h2bench lane: no ledger, its rows' connection counts are the tools' own; ` +
+    `it offers ${['h1', 'h2'].filter(p => server.offered[p]).join(' and ')} over TCP (ALPN), loaded over ${server.protocols.map(p => SHORT[p]).join(', ')}; GET ${server.url}: ${server.probe.status}, ${server.probe.bodyBytes} B`)
+  log(`load: ${certificateLine(server.certificate)}`)
+  for (const h of server.hints) log(`load: ${h}`)
+  return { lanes: serverLanes(server, opts), server }
+}
+
+// HTTP/3 of a server that is not a lane: QUIC is not asked by a TLS handshake
+// (it is UDP), so its tool makes one request first (10 s at most): a server
+// without it is one line, not a row of timeouts (oha retried 40 requests for 105 s).
+async function checkQuic (plan, server) {
+  const p = plan.find(x => x.lane.protocol === 'h3')
+  if (!p) return
+  const one = { requests: 1, connections: 1, muxConnections: 1, streams: 1, pipeline: 1, threads: 1, size: 0, delay: 0 }
+  const run = await runTool({ tool: p.tool, lane: p.lane, workload: one, spawnWith: spawn, timeoutS: 10 })
+  if (run.error || !run.succeeded) {
+    throw new LoadError(`--protocols h3: ${server.host} does not answer HTTP/3 (QUIC on UDP port ${new URL(server.url).port || 443}): ${p.tool.name}'s one request ` +
+      `${!run.error ? 'got no 2xx answer' : /timed out/.test(run.error) ? 'had no answer' : `failed (${run.error.split('\n')[0].slice(0, 200)})`} within 10 s; leave h3 out of --protocols`)
+  }
+}
+
+// What was checked of a server's certificate, said plainly (printed with the table, kept in the JSON).
+function certificateLine (c) {
+  if (!c.checked) return `certificate NOT checked (--insecure)${c.trusted ? '' : `: it is not trusted (${c.error})`}; ab, h2load and nghttp never check one, oha is given --insecure`
+  return `certificate trusted by h2bench before the run (against ${c.against}: "${c.subject}" issued by "${c.issuer}"); oha checks it too, ab, h2load and nghttp never check one`
 }
 
 // Lanes on another machine (npm start -- --lanes-only there): their manifest and round trip
@@ -129,6 +196,8 @@ function rowOf ({ lane, tool, version, workload, run, link }) {
   const succeeded = ok ? run.succeeded : 0
   const secs = totalMs ? totalMs / 1000 : null
   const ledger = run.ledger && !run.ledger.error ? run.ledger : null
+  const own = ok && run.toolConnections ? run.toolConnections : null
+  const counted = ledger || (lane.external && own ? { connections: own.count, perConnection: own.perConnection } : null)
   return {
     link: link ? link.description : null,
     linkSpec: link ? link.text : null,
@@ -151,8 +220,11 @@ function rowOf ({ lane, tool, version, workload, run, link }) {
     latencyMs: ok && run.latency ? Object.fromEntries(Object.entries(run.latency).map(([k, v]) => [k, num(v)])) : null,
     succeeded,
     failed: workload.requests - succeeded,
-    connections: ledger ? ledger.connections : null,
-    requestsPerConnection: ledger && ledger.perConnection ? ledger.perConnection : null,
+    connections: counted ? counted.connections : null,
+    requestsPerConnection: counted && counted.perConnection ? counted.perConnection : null,
+    connectionsFrom: ledger ? FROM_LEDGER : counted ? FROM_TOOL : null,
+    // What the tool itself says or does (load/tools/common.js): beside the ledger on a lane, the only count elsewhere.
+    toolConnections: own,
     serverRequests: ledger ? ledger.requests : null,
     wire: run.wire,
     // The tool's own CPU time over the run (its threads included): how busy the client was.
@@ -195,9 +267,14 @@ async function openLoad (opts, { log = () => {} } = {}) {
   }
   const remote = opts.lanesAt ? await remoteLanes(opts) : null
   if (remote) log(`load: lanes at ${remote.at}: ${remote.lanes.map(l => l.name).join(', ')}; round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`)
-  const lanes = remote ? remote.lanes : given ? await Promise.all(opts.urls.map(u => laneAt(u, opts.token))) : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
+  const byUrl = !remote && given ? await urlTargets(opts, log) : null
+  const server = byUrl ? byUrl.server : null
+  const lanes = remote ? remote.lanes : byUrl ? byUrl.lanes : (opts.lanes || LANES.map(l => l.name)).map(n => ({ ...laneByName(n) }))
+  // A server that is not a lane answers what it answers: its body size is the probe's, no delay.
+  const baseWorkload = server ? { ...opts.workload, size: server.probe.bodyBytes, delay: 0 } : opts.workload
   const plan = await planTools(lanes, opts, log)
-  checkWorkload(opts.workload, plan)
+  checkWorkload(baseWorkload, plan)
+  if (server) await checkQuic(plan, server)
   const qlogDir = opts.trace && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
   let servers = null
   if (!given) {
@@ -240,7 +317,7 @@ async function openLoad (opts, { log = () => {} } = {}) {
     const traces = []
     const shared = session ? (opts.seed ?? Math.floor(Math.random() * 2 ** 40)) : null
     for (const { lane, tool, version } of reverse ? [...active].reverse() : active) {
-      const workload = workloadFor(lane, opts.workload)
+      const workload = workloadFor(lane, baseWorkload)
       // The same drops for every lane (link/forwarder: each decision a function of the seed and the packet's index).
       const seed = !session ? null : seedOf ? seedOf(lane.name) : shared
       if (seed !== null && seed !== undefined) await session.control.seed(seed)
@@ -251,7 +328,7 @@ async function openLoad (opts, { log = () => {} } = {}) {
       if (costs) row.costs = costs
       if (seed !== null && seed !== undefined) row.linkSeed = seed
       log(`${lane.name.padEnd(4)} ${run.command}: ${row.error ? row.error : `${(row.totalMs / 1000).toFixed(3)} s, ${row.succeeded}/${row.requests} ok` +
-        `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (server)` : ''}`}`)
+        `${row.connections !== null ? `, ${row.connections} connection${row.connections === 1 ? '' : 's'} (${row.connectionsFrom === FROM_TOOL ? 'the tool\'s own count' : 'server'})` : ''}`}`)
       rows.push(row)
       if (opts.trace) traces.push(await traceLane({ lane, tool, workload, spawnWith, link: linkCtl, linkRecord: link, timeoutS: opts.timeoutS, qlogDir, row }))
     }
@@ -264,6 +341,10 @@ async function openLoad (opts, { log = () => {} } = {}) {
     plan: active.map(p => ({ lane: p.lane.name, tool: p.tool.name, version: p.version })),
     // Where the lanes ran when not here (--lanes-at): the manifest's address and the measured round trip.
     remote: remote ? { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples } : null,
+    // A server that is not a lane (--url): what its TLS and one GET said (load/server-probe.js), and the workload
+    // as run (its body size the probe's).
+    server,
+    workload: baseWorkload,
     running: servers ? servers.running : null,
     // The priority the link's forwarder runs at (real-time where allowed), or null without a link.
     forwarderPriority: session ? session.opened.forwarder.priority || null : null,
@@ -290,7 +371,7 @@ async function runLoad (opts, { log = () => {} } = {}) {
   } finally {
     await load.close()
   }
-  return { rows, plan: load.plan, traces, remote: load.remote }
+  return { rows, plan: load.plan, traces, remote: load.remote, server: load.server, workload: load.workload }
 }
 
 // The trace of one lane: the tool again in its verbose form where it has
@@ -316,6 +397,8 @@ async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, t
       out.command = run.command
       out.ledger = run.ledger
       out.wire = run.wire
+    } else if (lane.external) {
+      out.note = `${tool.name} prints no frames; the server is not a lane: no ledger, no qlog (the table's conns are ${tool.name}'s own count)`
     } else {
       out.note = lane.protocol === 'h3'
         ? 'no qlog: lanes given by --url (h2bench load writes the edge\'s qlog only for lanes it starts)'
@@ -328,4 +411,4 @@ async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, t
   return out
 }
 
-module.exports = { runLoad, openLoad, laneAt, planTools, workloadFor, checkWorkload, addRatios, rowOf, LoadError, ToolMissingError }
+module.exports = { runLoad, openLoad, laneAt, certificateLine, planTools, workloadFor, checkWorkload, addRatios, rowOf, LoadError, ToolMissingError }

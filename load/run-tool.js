@@ -87,12 +87,14 @@ function execute ({ executable, args }, { spawnWith = spawn, timeoutS }) {
 
 // One tool run on one lane: → { command, ...tool.parse()'s figures, ledger,
 // wire (link counters of the run, per direction, when behind a link), error }.
+// A server that is not a lane (lane.external, h2bench load --url): its URL as
+// given, no ledger to ask (ledger null), its certificate as --ca/--insecure say.
 async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = false, timeoutS }) {
   const ledger = newLedgerId()
-  const url = optionUrl(lane.url, workload, ledger)
+  const url = lane.external ? lane.url : optionUrl(lane.url, workload, ledger)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-load-'))
   const logFile = path.join(dir, 'requests.tsv')
-  const params = { ...workload, url, protocol: lane.protocol, logFile, trace, timeoutS }
+  const params = { ...workload, url, protocol: lane.protocol, logFile, trace, timeoutS, verify: lane.external ? lane.verify : null }
   const command = tool.command(params)
   const shown = `${path.basename(command.executable)} ${command.args.filter(a => a !== logFile && a !== '--log-file').join(' ')}`
   try {
@@ -102,14 +104,14 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
     // The tool's CPU time (its threads included), from this process's reaped children's: one tool runs at a time.
     const toolCpuMs = ran.spawnError ? null : +(reapedChildrenCpuMs() - cpu0).toFixed(0)
     const wire = link ? wireOf(await link.stats()) : null
-    const seen = await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge, token: lane.token || null }).then(r => r.json, err => ({ error: err.message }))
+    const seen = lane.external ? null : await getJson(lane.url, `/ledger/${ledger}`, { h2: lane.protocol === 'h2' && !lane.edge, token: lane.token || null }).then(r => r.json, err => ({ error: err.message }))
     const base = { command: shown, url, ledger: seen, wire, toolCpuMs, raw: trace ? { stdout: ran.stdout, stderr: ran.stderr } : null }
     if (ran.spawnError) return { ...base, error: `cannot run ${command.executable}: ${ran.spawnError.message}` }
     if (ran.timedOut) return { ...base, error: `timed out after ${timeoutS} s (--timeout)`, wallMs: ran.wallMs }
     let figures
     try {
       const log = command.logFile && fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : null
-      figures = tool.parse({ stdout: ran.stdout, stderr: ran.stderr, requests: workload.requests, wallMs: ran.wallMs, log, trace })
+      figures = tool.parse({ stdout: ran.stdout, stderr: ran.stderr, requests: workload.requests, wallMs: ran.wallMs, log, trace, protocol: lane.protocol })
     } catch (err) {
       return { ...base, error: `${err.message}${ran.code ? ` (exit code ${ran.code})` : ''}` }
     }

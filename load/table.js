@@ -3,11 +3,14 @@
 // h2bench load's printed output: one side-by-side table per link, and the
 // trace lines. Plain text, fixed-width columns.
 const { formatTrace } = require('./trace')
+const { FROM_TOOL } = require('./tools/common')
 
 const fixed = (v, d) => v === null || v === undefined ? '–' : v.toFixed(d)
 const secs = ms => ms === null ? '–' : ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`
 const lat = v => v === null || v === undefined ? '–' : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v >= 10 ? v.toFixed(0) : v.toFixed(1)
 const perConn = p => !p ? '–' : p.min === p.max ? String(p.min) : `${p.min}–${p.max}`
+// † on conns and req/conn: no ledger (a server that is not a lane), the tool's own count.
+const own = (r, text) => text !== '–' && r.connectionsFrom === FROM_TOOL ? `${text}†` : text
 
 const COLUMNS = [
   ['lane', r => r.lane],
@@ -18,8 +21,8 @@ const COLUMNS = [
   ['p50 ms', r => lat(r.latencyMs && r.latencyMs.p50)],
   ['p90 ms', r => lat(r.latencyMs && r.latencyMs.p90)],
   ['p99 ms', r => lat(r.latencyMs && r.latencyMs.p99)],
-  ['conns', r => r.connections === null ? '–' : String(r.connections)],
-  ['req/conn', r => perConn(r.requestsPerConnection)],
+  ['conns', r => own(r, r.connections === null ? '–' : String(r.connections))],
+  ['req/conn', r => own(r, perConn(r.requestsPerConnection))],
   ['tool CPU', r => r.toolCpuMs === null || r.toolCpuMs === undefined ? '–' : secs(r.toolCpuMs)],
   ['failed', r => r.error ? 'all' : String(r.failed)],
   ['× h1', r => r.ratioToH1 === null ? '–' : `${r.ratioToH1.toFixed(2)}×`]
@@ -32,10 +35,12 @@ function table (rows) {
 }
 
 // → the lines h2bench load prints on stdout.
-function formatLoad ({ rows, workload, preset }) {
+// `server`: a server that is not a lane (load/server-probe.js), loaded at its URL.
+function formatLoad ({ rows, workload, preset, server = null }) {
   const out = []
   const w = workload
-  out.push(`workload: ${w.requests} requests of ${w.size} B${w.delay ? ` after ${w.delay} ms` : ''}; h1 ${w.connections} connections × ${(w.pipeline || 1) > 1 ? `${w.pipeline} pipelined requests (h2load; ab and oha: 1 at a time)` : "1 request at a time"}, ` +
+  const what = server ? `GET ${server.url} (${w.size} B body when probed)` : `${w.size} B${w.delay ? ` after ${w.delay} ms` : ''}`
+  out.push(`workload: ${w.requests} requests of ${what}; h1 ${w.connections} connections × ${(w.pipeline || 1) > 1 ? `${w.pipeline} pipelined requests (h2load; ab and oha: 1 at a time)` : "1 request at a time"}, ` +
     `HTTP/2 and HTTP/3 ${w.muxConnections} connection${w.muxConnections === 1 ? '' : 's'} × ${w.streams} streams${w.threads > 1 ? `, ${w.threads} threads` : ''}` +
     (preset ? ` (preset ${preset.name}: ${preset.source})` : ''))
   const links = [...new Set(rows.map(r => r.linkSpec))]
@@ -49,7 +54,8 @@ function formatLoad ({ rows, workload, preset }) {
     }
   }
   out.push('', 'total: the tool\'s own (nghttp: the process\'s wall clock); req/s and MB/s: successful responses (bodies only) ÷ total; ' +
-    'conns and req/conn: what the server saw (its connection ledger); tool CPU: the tool\'s own CPU time, all its threads (near or above total: the client was the bottleneck); × h1: req/s over h1\'s on the same link')
+    (rows.some(r => r.connectionsFrom === FROM_TOOL) ? 'conns and req/conn marked †: no ledger (the server is not an h2bench lane), the tool\'s own count (h2load: its clients and its split of -n, as planned; ab: one per request, without -k; nghttp: its one; oha: from its CSV; --json: each row\'s toolConnections.how)' +
+      (rows.some(r => r.connectionsFrom !== FROM_TOOL) ? ', unmarked: what the server saw (its connection ledger)' : '') : 'conns and req/conn: what the server saw (its connection ledger)') + '; tool CPU: the tool\'s own CPU time, all its threads (near or above total: the client was the bottleneck); × h1: req/s over h1\'s on the same link')
   return out
 }
 

@@ -20,6 +20,7 @@ const OPTIONS = {
   regenerateCerts: { flag: 'regenerate-certs', boolean: true, default: false, help: 'make a new certificate and exit' },
   chrome: { flag: 'chrome', boolean: true, default: false, help: 'also open the page in the local Chrome/Chromium, trusting the certificate' },
   lanesOnly: { flag: 'lanes-only', boolean: true, default: false, help: 'start the lanes only (no page server), for clients on other machines: every lane serves the manifest /lanes.json (h2bench load --lanes-at)' },
+  lanesAt: { flag: 'lanes-at', default: '', help: 'the page only, here, with the lanes of another machine (npm start -- --lanes-only there): a lane\'s https:// URL there; their manifest (/lanes.json) lists them all, and their certificate\'s SPKI hash for the printed Chrome command' },
   token: { flag: 'token', env: 'H2BENCH_TOKEN', default: '', help: 'the token the lanes\' internals (ledgers, counters) and the page\'s link control need; beyond loopback a new one is made and printed when none is given' },
   link: { flag: 'link', default: '', help: 'put the lanes behind a packet-level link: a preset or spec (h2bench-link --list); Linux, root or user namespaces' },
   help: { flag: 'help', short: 'h', boolean: true, default: false, help: 'show this help' }

@@ -5,6 +5,7 @@
 const { launchBrowser } = require('../../harness/chromium')
 const { launchFirefox } = require('../../harness/firefox')
 const { startLanes, startLanesBehindLink, useRemoteLanes } = require('../../harness/start-lanes')
+const { remoteLine } = require('../../harness/remote-lanes')
 const { chromiumVersion } = require('../../harness/provenance')
 const { costMeter } = require('../../harness/cell-costs')
 
@@ -25,7 +26,7 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
     const r = await useRemoteLanes({ at: opts.lanesAt, token: opts.token, names: opts.lanes })
     ;({ running, tls, remote } = r)
     if (r.token) pageQuery = `?token=${encodeURIComponent(r.token)}` // the page passes it on to the lanes' internals (client/js/request.js)
-    log(`lanes at ${remote.at}: round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`)
+    log(remoteLine(remote))
   } else if (network === 'link') {
     link = await startLanesBehindLink(opts.lanes, firstSpec)
     running = link.running

@@ -3,7 +3,7 @@
 // ApacheBench (`ab`, Debian apache2-utils): HTTP/1.1 only, one request in
 // flight per connection, a new connection (and TLS handshake) per request
 // unless -k: the source's idiom in seed 002 (`ab -n 100 -c 10`).
-const { toolVersion, unreadable, result } = require('./common')
+const { toolVersion, unreadable, result, toolConnections } = require('./common')
 
 const HINT = 'on Debian/Ubuntu `sudo apt-get install -y apache2-utils`, on macOS it ships with the system (or `brew install httpd`)'
 
@@ -47,6 +47,9 @@ module.exports = {
       failed: requests - succeeded,
       latency: succeeded ? latency : null,
       toolBytesPerSec: rate ? Number(rate[1]) * 1024 : null,
+      // It prints no count: without -k it opens one per request, by design (its trace counts the TLS sessions);
+      // the requests answered, then (a dead port's "complete" requests had none).
+      toolConnections: toolConnections(received, received ? { min: 1, median: 1, max: 1 } : null, 'ab without -k opens a connection per request: its answered requests (it prints no count of its own)'),
       notes: ['latency percentiles in whole ms (ab rounds them)']
     })
   }

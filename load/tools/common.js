@@ -37,9 +37,30 @@ function percentiles (latenciesMs) {
 // The shape of every parse(): totalMs (the tool's own, or the wall clock
 // for a tool without one), requests done / succeeded (2xx) / failed (errors,
 // non-2xx, never done), latency percentiles, the tool's own transfer figure
-// (bytes/s, null if it has none) and its own connection count if it prints one.
+// (bytes/s, null if it has none) and its own connection count: what the
+// tool itself says or does (toolConnections(): h2load's clients, ab's one
+// per request, nghttp's one, oha's from its CSV), beside the server's ledger
+// on a lane, the only count where the server is not one.
 function result ({ totalMs, asked, succeeded, failed, latency, toolBytesPerSec = null, toolConnections = null, notes = [] }) {
   return { totalMs, asked, succeeded, failed, latency, toolBytesPerSec, toolConnections, notes }
 }
 
-module.exports = { ToolMissingError, toolVersion, unreadable, percentiles, result }
+// The tool's own connection count: `count`, `perConnection` { min, median,
+// max } or null where it does not tell, and `how` it knows, for the reader.
+function toolConnections (count, perConnection, how) {
+  return { count, perConnection, how }
+}
+
+// Where a row's conns and req/conn come from (load/load.js rowOf, load/table.js): a lane's
+// connection ledger, or where the server is not a lane, the tool's own count.
+const FROM_LEDGER = 'server ledger'
+const FROM_TOOL = 'no ledger: the tool\'s own count'
+
+// { min, median, max } of counts (requests per connection), or null without any.
+function spread (counts) {
+  if (!counts.length) return null
+  const v = counts.slice().sort((a, b) => a - b)
+  return { min: v[0], median: quantile(v, 0.5), max: v[v.length - 1] }
+}
+
+module.exports = { toolConnections, spread, FROM_LEDGER, FROM_TOOL, ToolMissingError, toolVersion, unreadable, percentiles, result }

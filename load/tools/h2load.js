@@ -12,7 +12,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFile, execFileSync } = require('node:child_process')
-const { toolVersion, unreadable, percentiles, result } = require('./common')
+const { toolVersion, unreadable, percentiles, result, toolConnections, spread } = require('./common')
 
 const HINT = 'on Debian/Ubuntu `sudo apt-get install -y nghttp2-client`, on macOS `brew install nghttp2`'
 const UNITS = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }
@@ -34,6 +34,21 @@ function parseSummary (text) {
     failed: Number(counts[5]), // errored and timeout are subsets of it (h2load(1))
     ok2xx: codes ? Number(codes[1]) : null
   }
+}
+
+// Its own connections: "spawning thread #i: c total client(s). n total
+// requests" per thread, each client one connection given its share of the
+// thread's n (h2load.cc: n / c each, one more to the first n % c). What it
+// planned, not what it saw: a connection the server closed and h2load
+// opened again (HTTP/1.1) is not in it; none when no request started (nothing
+// connected). → toolConnections(), or null.
+function ownConnections (text) {
+  const started = /requests: \d+ total, (\d+) started/.exec(text)
+  if (started && Number(started[1]) === 0) return toolConnections(0, null, 'h2load started no request: no connection was made')
+  const threads = [...text.matchAll(/spawning thread #\d+: (\d+) total client\(s\)\. (\d+) total requests/g)].map(m => [Number(m[1]), Number(m[2])])
+  if (!threads.length) return null
+  const shares = threads.flatMap(([c, n]) => Array.from({ length: c }, (_, i) => Math.floor(n / c) + (i < n % c ? 1 : 0)))
+  return toolConnections(shares.length, spread(shares), 'h2load\'s clients (its "total client(s)"), each its share of -n: what it planned; a connection it opened again is not counted')
 }
 
 // --log-file: one line per request, "start (µs since epoch) \t status \t duration (µs)".
@@ -94,6 +109,7 @@ module.exports = {
   hint: HINT,
   parseSummary,
   parseLog,
+  ownConnections,
   h2load,
   checkH2load,
   INSTALL_HINT,
@@ -114,7 +130,8 @@ module.exports = {
       succeeded,
       failed: requests - succeeded,
       latency: percentiles(parseLog(log || '')),
-      toolBytesPerSec: s.bytesPerSec
+      toolBytesPerSec: s.bytesPerSec,
+      toolConnections: ownConnections(`${stdout}\n${stderr}`)
     })
   }
 }

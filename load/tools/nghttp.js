@@ -6,7 +6,7 @@
 // as the source's `time` measured it; latencies are its -s statistics
 // (responseEnd − requestStart per request). It exits 0 even when it could not
 // connect: what counts is the rows it printed.
-const { toolVersion, unreadable, percentiles, result } = require('./common')
+const { toolVersion, unreadable, percentiles, result, toolConnections } = require('./common')
 
 const HINT = 'on Debian/Ubuntu `sudo apt-get install -y nghttp2-client`, on macOS `brew install nghttp2`'
 const TIME = { us: 1e-3, ms: 1, s: 1000 }
@@ -47,6 +47,7 @@ module.exports = {
     const notes = []
     const why = /\[ERROR\] (.*)/.exec(text)
     if (why) notes.push(`nghttp: ${why[1]}`)
-    return result({ totalMs: wallMs, asked: requests, succeeded, failed: requests - succeeded, latency: percentiles(latencies), notes: ['total time: wall clock of the nghttp process, as `time nghttp …`', ...notes] })
+    const own = toolConnections(rows.length ? 1 : 0, rows.length ? { min: rows.length, median: rows.length, max: rows.length } : null, 'nghttp -n -m: every request on its one connection')
+    return result({ totalMs: wallMs, asked: requests, succeeded, failed: requests - succeeded, latency: percentiles(latencies), toolConnections: own, notes: ['total time: wall clock of the nghttp process, as `time nghttp …`', ...notes] })
   }
 }

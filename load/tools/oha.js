@@ -7,11 +7,28 @@
 // nghttp3) installs from Debian's packages here. tools/oha/build.js builds
 // the pinned version with cargo into .cache/; the h2 lane's oha-vs-h2load
 // figures (README, "h2bench load") show it is not the bottleneck.
-const { toolVersion, unreadable, percentiles, result } = require('./common')
+const { toolVersion, unreadable, percentiles, result, toolConnections, spread } = require('./common')
 const { ohaPath, OHA_VERSION } = require('../../tools/oha/build')
 
 const HINT = 'build it with `npm run build:oha` (needs Rust\'s cargo: rustup.rs; a few minutes), or set OHA_PATH to an oha built with `--features http3`'
 const VERSIONS = { 'http/1.1': '1.1', h2: '2', h3: '3' }
+
+// Its own connections, from the CSV: a request carries its connection's DNS
+// and DNS+dialup times (oha's client.rs), over HTTP/1.1 only the one that
+// opened it, over HTTP/2 and HTTP/3 every request on it; so a connection is a
+// distinct non-zero pair, and on the multiplexed protocols its requests are
+// the rows with that pair. Successful requests only (the CSV lists no other).
+function ownConnections (ok, protocol) {
+  const byConnection = new Map()
+  for (const r of ok) {
+    if (!(r[2] > 0)) continue
+    const key = `${r[1]},${r[2]}`
+    byConnection.set(key, (byConnection.get(key) || 0) + 1)
+  }
+  const mux = protocol && protocol !== 'http/1.1'
+  return toolConnections(byConnection.size, mux ? spread([...byConnection.values()]) : null,
+    `oha's CSV: the distinct connection set-up times its successful requests carry${mux ? '' : ' (over HTTP/1.1 only a connection\'s first request carries it: no requests per connection)'}`)
+}
 
 module.exports = {
   name: 'oha',
@@ -19,7 +36,7 @@ module.exports = {
   hint: HINT,
   executable: () => ohaPath(),
   version: () => toolVersion('oha', ohaPath(), ['--version'], HINT, out => (/oha ([\d.]+)/.exec(out) || [null, OHA_VERSION])[1]),
-  // --insecure: the lanes' certificate is self-signed, and no other tool
+  // --insecure on a lane: its certificate is self-signed, and no other tool
   // here checks it either. CSV, not its JSON summary: oha's HTTP/3 client
   // ends a run by sending GOAWAY and waiting for the server to close the
   // connection, which quic-go's server leaves to the idle timeout (30 s, or
@@ -39,8 +56,13 @@ module.exports = {
   // handshake by default, which under heavy loss fails handshakes that a
   // patient client completes (the QUIC interop runner's handshakeloss allows
   // 300 s for 50): a workload may lift it.
-  command ({ url, protocol, requests, connections, streams, timeoutS, connectTimeoutS }) {
-    const args = ['--no-tui', '--output-format', 'csv', '--insecure', '--http-version', VERSIONS[protocol],
+  //
+  // `verify` (a server that is not a lane, h2bench load --url): { caFile } to
+  // check its certificate against the system's CAs and that file (--cacert),
+  // {} against the system's alone, { insecure: true } not at all.
+  command ({ url, protocol, requests, connections, streams, timeoutS, connectTimeoutS, verify = null }) {
+    const tls = !verify || verify.insecure ? ['--insecure'] : verify.caFile ? ['--cacert', verify.caFile] : []
+    const args = ['--no-tui', '--output-format', 'csv', ...tls, '--http-version', VERSIONS[protocol],
       '-n', String(requests), '-c', String(connections), '-t', `${timeoutS}s`]
     if (connectTimeoutS) args.push('--connect-timeout', `${connectTimeoutS}s`)
     if (protocol !== 'http/1.1') args.push('-p', String(Math.min(streams, Math.ceil(requests / connections))))
@@ -48,7 +70,7 @@ module.exports = {
     return { executable: ohaPath(), args }
   },
   // "request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status", seconds.
-  parse ({ stdout, requests, wallMs }) {
+  parse ({ stdout, requests, wallMs, protocol }) {
     const lines = String(stdout).trim().split('\n')
     if (!/^request-start,DNS,DNS\+dialup,Response-delay,request-duration,bytes,status$/.test(lines[0] || '')) throw unreadable('oha', 'CSV header', stdout)
     const rows = lines.slice(1).map(l => l.split(',').map(Number)).filter(r => r.length === 7 && r.every(Number.isFinite))
@@ -63,6 +85,7 @@ module.exports = {
       failed: requests - ok.length,
       latency: percentiles(latencies),
       toolBytesPerSec: totalMs ? bytes / (totalMs / 1000) : null,
+      toolConnections: ownConnections(ok, protocol),
       notes: ok.length < requests ? ['oha lists successful requests only; failures are the requests missing from its list'] : []
     })
   }

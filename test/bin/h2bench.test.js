@@ -6,7 +6,9 @@ const os = require('node:os')
 const net = require('node:net')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
+const http = require('node:http')
 const { h1Get } = require('../support/clients')
+const { getJson } = require('../../harness/lane-json')
 
 const ENTRY = path.join(__dirname, '..', '..', 'bin', 'h2bench.js')
 
@@ -27,6 +29,14 @@ function runCli (args, { until, env = {} } = {}) {
   })
   return { ready, exited, child }
 }
+
+// The page server's plain-HTTP answer, as text.
+const httpGet = url => new Promise((resolve, reject) => http.get(url, res => {
+  let body = ''
+  res.setEncoding('utf8')
+  res.on('data', d => { body += d })
+  res.on('end', () => resolve(body))
+}).once('error', reject))
 
 describe('npm start (bin/h2bench.js)', function () {
   this.timeout(30000)
@@ -131,6 +141,68 @@ describe('npm start (bin/h2bench.js)', function () {
     const out = await runCli([...ports, certsDir, '--chrome'], { env: { CHROME_PATH: '/nonexistent/chrome' } }).exited
     assert.equal(out.code, 1)
     assert.match(out.stderr, /--chrome: no Chrome or Chromium found: install one .*CHROME_PATH=\/nonexistent\/chrome does not exist/)
+  })
+
+  // The lanes of "another machine" (here: --lanes-only on loopback; over a routed veth pair with a token:
+  // test/bin/slow/remote-lanes.test.js), the page here with --lanes-at: their URLs in it, their certificate trusted.
+  it('--lanes-at: the page only, with the lanes of --lanes-only in it; the banner, and --chrome trusting their SPKI hash', async () => {
+    const lanesDir = fs.mkdtempSync(path.join(certsDir, 'lanes-'))
+    const lanes = runCli([...ports, lanesDir, '--lanes-only'], { until: /^From the client: /m })
+    const banner = (await lanes.ready).stdout
+    const at = /^manifest\s+(https:\/\/[^/]+)\/lanes\.json/m.exec(banner)[1]
+    const laneSpki = /^certificate SPKI sha256: (\S+);/m.exec(banner)[1]
+    const fake = path.join(certsDir, 'fake-chrome-remote.sh')
+    const argsFile = path.join(certsDir, 'chrome-remote-args.txt')
+    fs.writeFileSync(fake, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 })
+    const page = runCli(['--port', '0', '--lanes-at', at, '--chrome'], { until: /^Started /m, env: { CHROME_PATH: fake } })
+    const out = await page.ready
+    try {
+      assert.equal(out.code, null, out.stderr)
+      console.log(out.stdout.trim().split('\n').map(l => `      | ${l}`).join('\n'))
+      const pageUrl = /^h2bench page +(\S+)/m.exec(out.stdout)[1]
+      assert.match(out.stdout, new RegExp(`^lanes at ${at.replace(/\./g, '\\.')}: round trip [\\d.]+ ms \\(median of 5 TCP connects\\)`, 'm'))
+      assert.match(out.stdout, /^What the page cannot do with lanes elsewhere:\n {2}no link control: /m)
+      assert.match(out.stdout, new RegExp(`^certificate SPKI sha256: ${laneSpki.replace(/[+/]/g, '\\$&')} \\(the lanes', from their manifest\\)$`, 'm'))
+      assert.doesNotMatch(out.stdout, /Created a certificate/, 'no certificate of its own')
+      // The page lists the lanes of the manifest, at their URLs there.
+      const manifest = (await getJson(at, '/lanes.json')).json
+      const html = await httpGet(pageUrl)
+      const listed = JSON.parse(await httpGet(`${new URL(pageUrl).origin}/lanes.json`))
+      assert.deepEqual(listed.lanes.map(l => [l.name, l.url]), manifest.lanes.map(l => [l.name, l.url]))
+      for (const lane of manifest.lanes) {
+        assert.ok(html.includes(lane.url), `${lane.name}: ${lane.url} in the page`)
+        assert.match(out.stdout, new RegExp(`^lane ${lane.name} +${lane.url.replace(/\./g, '\\.')}/`, 'm'))
+      }
+      for (let i = 0; i < 50 && !fs.existsSync(argsFile); i++) await new Promise(resolve => setTimeout(resolve, 50))
+      const args = fs.readFileSync(argsFile, 'utf8').trim().split('\n')
+      assert.ok(args.includes(`--ignore-certificate-errors-spki-list=${manifest.spki}`), args.join(' '))
+      assert.equal(manifest.spki, laneSpki)
+      const h3 = manifest.lanes.find(l => l.name === 'h3')
+      if (h3) assert.ok(args.includes(`--origin-to-force-quic-on=${new URL(h3.url).host}`), args.join(' '))
+      assert.equal(args.at(-1), pageUrl)
+    } finally {
+      page.child.kill('SIGTERM')
+      lanes.child.kill('SIGTERM')
+    }
+    assert.equal((await page.exited).code, 0, 'stopped by SIGTERM after closing its page server')
+    await lanes.exited
+  })
+
+  it('--lanes-at: not a URL, nothing listening, beside --lanes-only: one line, exit 2', async () => {
+    for (const [args, re] of [
+      [['--lanes-at', 'lanes'], /^h2bench: --lanes-at "lanes" is not a URL; give a lane's https:\/\/ URL on the other machine/],
+      [['--lanes-at', 'https://127.0.0.1:1'], /^h2bench: --lanes-at https:\/\/127\.0\.0\.1:1: no lane manifest there \(connect ECONNREFUSED 127\.0\.0\.1:1\); start the lanes with npm start -- --lanes-only/],
+      [['--lanes-at', 'http://127.0.0.1:1'], /^h2bench: --lanes-at http:\/\/127\.0\.0\.1:1: lanes speak https:\/\/ only$/],
+      [['--lanes-at', 'https://127.0.0.1:1', '--lanes-only'], /^h2bench: --lanes-at and --lanes-only: .*give one of them$/],
+      [['--lanes-at', 'https://127.0.0.1:1', '--link', 'rtt=10ms'], /^h2bench: --lanes-at and --link: .*leave out --link$/]
+    ]) {
+      const out = await runCli(['--port', '0', ...args]).exited
+      assert.equal(out.code, 2, `${args.join(' ')}: ${out.stderr}`)
+      assert.equal(out.stdout, '')
+      const lines = out.stderr.trim().split('\n')
+      assert.equal(lines.length, 1, out.stderr)
+      assert.match(lines[0], re)
+    }
   })
 
   it('warns when listening beyond loopback', async () => {

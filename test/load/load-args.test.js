@@ -164,6 +164,18 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
       refused(['--lanes', 'h1', '--url', 'https://127.0.0.1:3001/'], /--lanes and --url: give one of them/)
     })
 
+    it('a server that is not a lane: --protocols (h1, h2, h3, in that order), --ca or --insecure, each with --url only', () => {
+      const o = parseLoadArgs(['--url', 'https://127.0.0.1:8443/x', '--protocols', 'h3,h1', '--insecure'])
+      assert.deepEqual([o.protocols, o.insecure, o.ca, o.responseFlags], [['http/1.1', 'h3'], true, null, []])
+      assert.equal(parseLoadArgs(['--url', 'https://127.0.0.1:8443/x']).protocols, null, 'what it offers, probed')
+      assert.deepEqual(parseLoadArgs(['--url', 'https://127.0.0.1:8443/x', '--size', '1kb', '--delay', '5']).responseFlags, ['--size', '--delay'])
+      refused(['--url', 'https://127.0.0.1:8443/x', '--protocols', 'h1,quic'], /^--protocols: unknown protocol "quic"; protocols are h1, h2, h3/)
+      refused(['--url', 'https://127.0.0.1:8443/x', '--protocols', ','], /^--protocols ",": give one or more of h1, h2, h3/)
+      refused(['--protocols', 'h2'], /^--protocols: for a server given by --url that is not an h2bench lane; add --url/)
+      refused(['--insecure', '--lanes-at', 'https://127.0.0.1:3001'], /^--insecure: for a server given by --url/)
+      refused(['--url', 'https://127.0.0.1:8443/x', '--ca', '/nonexistent.pem'], /^--ca \/nonexistent\.pem: cannot read it \(ENOENT\)/)
+    })
+
     it('--link with the preset that runs its own links', () => {
       refused(['--preset', 'h2load-netem-table', '--link', 'rtt=100ms'], /--link and --preset h2load-netem-table/, /use --preset h2load-netem --link/)
     })

@@ -9,6 +9,8 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const http = require('node:http')
+const { spawn } = require('node:child_process')
 const { openVeth } = require('../../../bench/link-bench/paths')
 const { unavailableReason } = require('../../../link/namespace')
 const { getJson } = require('../../../load/run-tool')
@@ -92,6 +94,38 @@ describe('lanes on a remote host: npm start -- --lanes-only, h2bench load --lane
     const without = await runNode(path.join(BIN, 'h2bench-load.js'), ['--lanes-at', `https://${first()}`, '--lanes', 'h1', '-n', '4', '-c', '1'])
     assert.equal(without.code, 2)
     assert.match(without.stderr, /their ledgers need the token they printed at start: add --token <token>/)
+  })
+
+  it('npm start -- --lanes-at: the page here lists them, its URL carries their token; no token is refused', async () => {
+    const env = { ...process.env, H2BENCH_PORT: '0' }
+    const page = spawn(process.execPath, [path.join(BIN, 'h2bench.js'), '--lanes-at', `https://${first()}`, '--token', token()], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    page.stderr.on('data', d => { out += d })
+    try {
+      await new Promise((resolve, reject) => {
+        page.stdout.on('data', d => { out += d; if (/^token /m.test(out)) resolve() })
+        page.once('exit', code => reject(new Error(`the page exited (code ${code}): ${out}`)))
+        setTimeout(() => reject(new Error(`no banner within 30 s: ${out}`)), 30000)
+      })
+      console.log(out.trim().split('\n').map(l => `      | ${l}`).join('\n'))
+      const pageUrl = /^h2bench page +(\S+)/m.exec(out)[1]
+      assert.equal(new URL(pageUrl).searchParams.get('token'), token(), 'the page passes it on to the lanes\' internals')
+      const rtt = Number(/^lanes at https:\/\/\S+: round trip ([\d.]+) ms/m.exec(out)[1])
+      assert.ok(rtt > 0 && rtt < 50, String(rtt))
+      const listed = JSON.parse(await new Promise((resolve, reject) => http.get(`${new URL(pageUrl).origin}/lanes.json`, res => {
+        let body = ''
+        res.on('data', d => { body += d })
+        res.on('end', () => resolve(body))
+      }).once('error', reject)))
+      assert.ok(listed.lanes.length >= 3)
+      for (const l of listed.lanes) assert.match(l.url, new RegExp(`^https://${veth.clientAddress.replace(/\./g, '\\.')}:\\d+$`))
+      assert.match(out, new RegExp(`--ignore-certificate-errors-spki-list=${listed.spki.replace(/[+/]/g, '\\$&')} `))
+    } finally {
+      page.kill('SIGTERM')
+    }
+    const without = await runNode(path.join(BIN, 'h2bench.js'), ['--port', '0', '--lanes-at', `https://${first()}`])
+    assert.equal(without.code, 2)
+    assert.match(without.stderr, /^h2bench: --lanes-at .*their ledgers need the token they printed at start: add --token <token>$/m)
   })
 
   it('the runner measures them too (--lanes-at, the page here, Chromium): rows and the round trip; a link is refused', async () => {

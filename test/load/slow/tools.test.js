@@ -52,6 +52,9 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
       assert.deepEqual(r.latency, { p50: 9, p90: 12, p99: 12, max: 12 }) // 50% 9, 90% 12, 99% 12, 100% 12 (longest request)
       assert.equal(r.toolBytesPerSec, 359.22 * 1024) // Transfer rate: 359.22 [Kbytes/sec]
       assert.match(r.notes.join(' '), /whole ms/)
+      // Its own connection count: none printed; without -k one per answered request.
+      assert.deepEqual([r.toolConnections.count, r.toolConnections.perConnection], [20, { min: 1, median: 1, max: 1 }])
+      assert.equal(ab.parse({ stdout: fixture('ab-dead-port.txt'), stderr: fixture('ab-dead-port.stderr.txt'), requests: 20 }).toolConnections.count, 0)
     })
 
     it('a dead port: none succeeded, though ab exits 0 and says "Complete requests: 20, Failed requests: 10"', () => {
@@ -133,6 +136,17 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
       assert.throws(() => h2load.parseSummary('{}'), /^Error: h2load printed no /)
     })
 
+    it('its own connection count: its clients, each its share of -n (as planned); none when nothing started', () => {
+      const r = h2load.parse({ stdout: fixture('h2load-h2-n20-c4-m5.txt'), stderr: '', requests: 20, log: '' })
+      assert.deepEqual({ count: r.toolConnections.count, perConnection: r.toolConnections.perConnection }, { count: 4, perConnection: { min: 5, median: 5, max: 5 } })
+      assert.match(r.toolConnections.how, /h2load's clients/)
+      // Two threads: 5 requests over 2 clients (3 and 2: h2load.cc gives the remainder to the first), 5 on 1.
+      const two = h2load.ownConnections('spawning thread #0: 2 total client(s). 5 total requests\nspawning thread #1: 1 total client(s). 5 total requests\n')
+      assert.deepEqual(two.perConnection, { min: 2, median: 3, max: 5 })
+      assert.equal(two.count, 3)
+      assert.equal(h2load.parse({ stdout: fixture('h2load-dead-port.txt'), stderr: '', requests: 20, log: '' }).toolConnections.count, 0)
+    })
+
     it('its command: --h1 and -m 1 for HTTP/1.1, -m for HTTP/2, threads at most the connections', () => {
       const base = { url: 'https://127.0.0.1:1/x', requests: 100, connections: 4, streams: 50, threads: 10, logFile: '/tmp/l.tsv' }
       assert.deepEqual(h2load.command({ ...base, protocol: 'http/1.1' }).args, ['-t', '4', '-c', '4', '-n', '100', '-m', '1', '--h1', '--log-file', '/tmp/l.tsv', base.url])
@@ -143,6 +157,7 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
   describe('nghttp', () => {
     it('-s: 10 of 10 from its statistics rows, latency = process, total = the wall clock given', () => {
       const r = nghttp.parse({ stdout: fixture('nghttp-h2n-s-m10.txt'), stderr: fixture('nghttp-h2n-s-m10.stderr.txt'), requests: 10, wallMs: 42.5 })
+      assert.deepEqual([r.toolConnections.count, r.toolConnections.perConnection], [1, { min: 10, median: 10, max: 10 }])
       assert.equal(r.succeeded, 10)
       assert.equal(r.failed, 0)
       assert.equal(r.totalMs, 42.5)
@@ -213,6 +228,24 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
       assert.equal(r.failed, 20)
       assert.equal(r.totalMs, 1234)
       assert.equal(r.latency, null)
+    })
+
+    it('its own connection count from the CSV: the distinct set-up times; requests per connection over HTTP/2 and HTTP/3 only', () => {
+      const r = oha.parse({ stdout: fixture('oha-h3-n20-c2-p5.csv'), stderr: '', requests: 20, wallMs: 1, protocol: 'h3' })
+      assert.equal(r.toolConnections.count, 2)
+      assert.equal(r.toolConnections.perConnection.min + r.toolConnections.perConnection.max, 20)
+      // HTTP/1.1: only a connection's first request carries its set-up time.
+      const h1 = 'request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status\n0.001,0.0001,0.002,0.001,0.003,612,200\n0.004,0,0,0.001,0.001,612,200\n0.001,0.0001,0.0025,0.001,0.003,612,200\n'
+      const own = oha.parse({ stdout: h1, stderr: '', requests: 3, wallMs: 1, protocol: 'http/1.1' }).toolConnections
+      assert.equal(own.count, 2)
+      assert.equal(own.perConnection, null)
+    })
+
+    it('its command with a server that is not a lane: --cacert, or nothing (the system\'s CAs), or --insecure', () => {
+      const base = { url: 'https://127.0.0.1:1/x', requests: 10, connections: 1, streams: 5, timeoutS: 60, protocol: 'h2' }
+      assert.deepEqual(oha.command({ ...base, verify: { caFile: '/tmp/ca.pem' } }).args.slice(0, 5), ['--no-tui', '--output-format', 'csv', '--cacert', '/tmp/ca.pem'])
+      assert.ok(!oha.command({ ...base, verify: { caFile: null } }).args.some(a => a === '--insecure' || a === '--cacert'))
+      assert.ok(oha.command({ ...base, verify: { insecure: true } }).args.includes('--insecure'))
     })
 
     it('non-2xx rows are not successes', () => {
