@@ -35,6 +35,7 @@ const { loadPage } = require('./site-load')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
 const { tally } = require('./site-page')
+const { UserError } = require('../../common/errors')
 
 const VIEWS = ['cold', 'repeat']
 // Round trips before the first byte of the document that no load can avoid: TCP's handshake, TLS 1.3's, the
@@ -149,6 +150,22 @@ async function roundTripOf (url, log) {
   } catch (err) {
     log(`  no TCP connect to ${u.host} (${err.message}): no lower bound for time to first byte`)
     return null
+  }
+}
+
+// Before any browser starts: every page's origin answers a TCP connect (h1 and h2 need one; a run of h3
+// alone is let through, QUIC being UDP), so a mistyped host or port costs one line, not a run of failed
+// loads. UserError naming the URL and what went wrong.
+async function checkSites (cells) {
+  for (const cell of cells) {
+    if (!cell.protocols.some(p => p !== 'h3')) continue
+    const u = new URL(cell.url)
+    try {
+      await connectTimes(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port || 443), 1)
+    } catch (err) {
+      const why = { ENOTFOUND: 'no such host', EAI_AGAIN: 'its name did not resolve', ECONNREFUSED: 'nothing listens there', EHOSTUNREACH: 'no route to it', ENETUNREACH: 'no route to it' }[err.code] || err.message
+      throw new UserError(`--url ${cell.url}: cannot reach ${u.host} over TCP (${why}); check the address, or measure HTTP/3 alone with --protocols h3`, { status: 400, code: 'H2B_SITE_UNREACHABLE' })
+    }
   }
 }
 
@@ -302,4 +319,4 @@ function siteRow ({ entry, protocol, view, p, rtt, repeats, note, browser, versi
   })
 }
 
-module.exports = { runSiteUrlCell, problemOf, ROUNDS, VIEWS }
+module.exports = { runSiteUrlCell, checkSites, problemOf, ROUNDS, VIEWS }

@@ -28,6 +28,7 @@ const { UserError } = require('../../common/errors')
 const { signalExitCode } = require('../../common/cli')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
+const { checkSites } = require('../cells/site-url')
 
 const ROOT = path.join(__dirname, '..', '..')
 
@@ -94,6 +95,8 @@ async function run (opts, log) {
   for (const e of entries) {
     if (!networksOf(e.experiment, opts).length && e.index === 0) log(`${e.experiment.id}: skipped, it runs only with --network ${e.experiment.networks.join(' or ')}`)
   }
+  // The site experiment's pages: reachable before any browser starts.
+  await checkSites(planned.filter(e => e.experiment.kind === 'site-url').map(e => e.cell))
   const estimates = planned.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
   log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
   // The site experiment measures the user's URL: no lane, so no Caddy to build for it.

@@ -127,6 +127,21 @@ describe('runner: command line', () => {
     assert.match(help.stdout, /^Usage: npm run bench -- <experiment…\|all> \[options\]/)
   })
 
+  it('site: a page whose origin answers no TCP connect stops the run before any browser starts: exit 2, one line, nothing written', () => {
+    const out = path.join(os.tmpdir(), `h2bench-site-unreachable-${process.pid}`)
+    const net = require('node:net')
+    const server = net.createServer()
+    // A port that was free a moment ago: nothing listens on it.
+    return new Promise(resolve => server.listen(0, '127.0.0.1', resolve)).then(() => {
+      const port = server.address().port
+      server.close()
+      const r = spawnSync(process.execPath, [RUN, 'site', '--url', `https://127.0.0.1:${port}/`, '--out', out], { encoding: 'utf8' })
+      assert.equal(r.status, 2, r.stderr)
+      assert.equal(r.stderr.split('\n').filter(l => /^h2bench-run:/.test(l)).join('\n'), `h2bench-run: --url https://127.0.0.1:${port}/: cannot reach 127.0.0.1:${port} over TCP (nothing listens there); check the address, or measure HTTP/3 alone with --protocols h3`)
+      assert.ok(!fs.existsSync(out))
+    })
+  })
+
   it('an experiment that runs only behind a link, asked without --network link: one line saying what to add, nothing else about it', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-rest-skip-'))
     try {
