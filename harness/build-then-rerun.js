@@ -18,14 +18,15 @@ const { rerunInPrivateNamespace } = require('./private-netns')
 // `lanes`: the lane names it will start; `oha`: whether any of them is loaded with oha;
 // `h3get`: whether the link runs a QUIC cross flow (harness/cross-traffic/quic.js fetches with h3get);
 // `entry`, `argv`: the script to start again and its arguments; `log`: one line at a time.
-async function buildThenRerun ({ lanes, oha = false, h3get = false, entry, argv, log }) {
+// `nat`: the namespace gets a way out (a site of the user's behind the link: harness/site-nat.js).
+async function buildThenRerun ({ lanes, oha = false, h3get = false, nat = false, entry, argv, log }) {
   process.env[BUILD_ENV] = (await ensureEdge(lanes, log)) || 'ok'
   if (oha) await ensureOha({ log }).catch(err => log(`oha: ${err.message}`)) // the run says it again, with the lane it leaves unmeasured
   if (h3get) {
     if (!fs.existsSync(ensureH3get.binaryPath())) log('h3get: building tools/h3get for the QUIC cross flow (once, with Go)…')
     await ensureH3get().catch(err => log(`h3get: ${err.message.split('\n')[0]}`)) // the link says it again when it starts the flow
   }
-  return rerunInPrivateNamespace(entry, argv)
+  return rerunInPrivateNamespace(entry, argv, { nat })
 }
 
 module.exports = { buildThenRerun }

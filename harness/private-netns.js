@@ -3,6 +3,7 @@
 const { spawn } = require('node:child_process')
 const { LinkUnavailableError, separateFromHost, inPrivateNamespace, currentNetns, PRIVATE_ENV, USERNS_ENV } = require('../link/namespace')
 const { signalExitCode } = require('../common/cli')
+const { startSlirp, NAT_ENV } = require('./site-nat')
 
 // A command that builds a packet-level link runs in a network namespace of
 // its own: it starts itself again under `unshare --net` (as root) or
@@ -27,11 +28,19 @@ function needsPrivateNamespace (networks) {
 // Resolves the exit code of `node script ...argv` run again in a namespace of
 // its own: its own code, or 128 + n when signal n ended it (common/cli.js).
 // SIGINT, SIGTERM and SIGHUP to this process are passed on (as SIGINT or SIGTERM).
-function rerunInPrivateNamespace (script, argv) {
+// `nat`: give that namespace a way out (harness/site-nat.js: slirp4netns,
+// started from here once the child has left this namespace, ended with it).
+function rerunInPrivateNamespace (script, argv, { nat = false } = {}) {
   const [flags, env] = isRoot() ? [['--net'], PRIVATE_ENV] : [['--user', '--map-root-user', '--net'], USERNS_ENV]
   return new Promise((resolve, reject) => {
     const child = spawn('unshare', [...flags, '--', process.execPath, script, ...argv],
-      { stdio: 'inherit', env: { ...process.env, [env]: currentNetns() || '1' } }) // the namespace it leaves: see link/namespace.js
+      { stdio: 'inherit', env: { ...process.env, [env]: currentNetns() || '1', ...(nat ? { [NAT_ENV]: 'tap0' } : {}) } }) // the namespace it leaves: see link/namespace.js
+    if (nat) {
+      startSlirp(child.pid).then(slirp => {
+        child.once('exit', () => slirp.kill('SIGTERM'))
+        if (child.exitCode !== null) slirp.kill('SIGTERM')
+      }, err => process.stderr.write(`${err.message}\n`)) // the run then says it has no way out
+    }
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig === 'SIGINT' ? 'SIGINT' : 'SIGTERM'))
     child.once('error', err => reject(isRoot()
       ? new LinkUnavailableError(`a private network namespace needs unshare (util-linux): ${err.message}`)

@@ -30,11 +30,15 @@ const { trustSite } = require('../../harness/site-trust')
 const { recordCdp } = require('../../harness/har/cdp-har')
 const { recordBidi } = require('../../harness/har/bidi-har')
 const { buildHar, summarizeHar } = require('../../harness/har/har')
-const { row, repeatWithinBudget, mostFrequent } = require('./helpers')
+const { row, repeatWithinBudget, mostFrequent, seedOf } = require('./helpers')
 const { loadPage } = require('./site-load')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
 const { tally } = require('./site-page')
+const { openLink, LinkUnavailableError } = require('../../link/namespace')
+const { parseLinkSpec } = require('../../link/spec')
+const { forwarderCommands } = require('../../link/forwarder-commands')
+const { natUnavailableReason, natThroughLink } = require('../../harness/site-nat')
 const { UserError } = require('../../common/errors')
 
 const VIEWS = ['cold', 'repeat']
@@ -46,12 +50,16 @@ const roundsOf = (view, protocol, documentFromCache) => documentFromCache ? 0 : 
 
 const median = xs => xs.length ? +stats.median(xs).toFixed(1) : null
 
-// A browser of `kind` with `protocol` forced for `url`: → { page, meter, har, close, version }; har.start(id,
-// title) begins a load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log.
-async function openSiteBrowser (kind, protocol, url, trust) {
+// A browser of `kind` with `protocol` forced for `url`, behind `link` when there is one (openLink's: the
+// browser in its client namespace): → { page, meter, har, close, version }; har.start(id, title) begins a
+// load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log.
+async function openSiteBrowser (kind, protocol, url, trust, link = null) {
+  // Behind the link the meter also reads the link's counters and both sides' TCP (its drops and queues per load).
+  const linkMeter = link ? { link: { control: { stats: options => link.stats(options) } }, clientNetPid: link.pid } : {}
   if (kind === 'firefox') {
     let recorder = null
     const ff = await launchFirefox({
+      link,
       caFile: trust ? trust.caFile : null,
       trustCa: Boolean(trust),
       prefs: firefoxProtocolPrefs(protocol, url, { customCa: Boolean(trust) }),
@@ -60,7 +68,7 @@ async function openSiteBrowser (kind, protocol, url, trust) {
     const browser = { name: 'Firefox', version: ff.version }
     return {
       page: ff.page,
-      meter: costMeter({ browserPid: ff.pid, localServers: false }),
+      meter: costMeter({ browserPid: ff.pid, localServers: false, ...linkMeter }),
       har: harOf(browser, async (id, title) => {
         recorder = recordBidi()
         recorder.startPage(id, title)
@@ -70,7 +78,7 @@ async function openSiteBrowser (kind, protocol, url, trust) {
       version: ff.version
     }
   }
-  const b = await launchBrowser({ spki: trust ? trust.spki : null, handleSignals: false, netBenchmarking: false, protocolArgs: chromiumProtocolArgs(protocol, url) })
+  const b = await launchBrowser({ spki: trust ? trust.spki : null, link, handleSignals: false, netBenchmarking: false, protocolArgs: chromiumProtocolArgs(protocol, url) })
   try {
     const page = b.context.pages()[0] || await b.context.newPage()
     const cdp = await b.context.newCDPSession(page)
@@ -78,7 +86,7 @@ async function openSiteBrowser (kind, protocol, url, trust) {
     const browser = { name: 'Chromium', version }
     return {
       page,
-      meter: costMeter({ browserDir: b.userDataDir, localServers: false, cdp }),
+      meter: costMeter({ browserDir: b.userDataDir, localServers: false, cdp, ...linkMeter }),
       har: harOf(browser, async (id, title) => {
         const recorder = await recordCdp(cdp)
         recorder.startPage(id, title)
@@ -169,13 +177,44 @@ async function checkSites (cells) {
   }
 }
 
-async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null }) {
+// With the cell's link (`npm run bench -- site --link spec`): the link opened, the browser behind it, the
+// origin reached by NAT (harness/site-nat.js); → { opened, spec, natted } or null.
+async function openSiteLink (cell, seeding, log) {
+  if (!cell.link) return null
+  const why = natUnavailableReason()
+  if (why) throw new LinkUnavailableError(why)
+  const spec = parseLinkSpec(cell.link, { traces: false })
+  const opened = await openLink(forwarderCommands(spec), { seed: seeding ? seeding.seed : undefined })
+  try {
+    const natted = await natThroughLink(opened)
+    log(`  behind the link ${spec.description}: ${new URL(cell.url).host} reached by NAT from the link's namespace (slirp4netns, user-mode networking; this machine's interfaces untouched)`)
+    return { opened, spec, natted }
+  } catch (err) {
+    await opened.close()
+    throw err
+  }
+}
+
+async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null, seeding = null }) {
   const { cell } = entry
   const url = cell.url
   const trust = cell.ca ? await trustSite(url, cell.ca) : null
   if (trust) log(`  trusting ${new URL(url).host}'s certificate${trust.subject ? ` (${trust.subject})` : ''}: checked against ${cell.ca}`)
-  const rtt = await roundTripOf(url, log)
-  if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects, median ${rtt.medianMs} ms)`)
+  const path0 = await roundTripOf(url, log)
+  const link = await openSiteLink(cell, seeding, log)
+  try {
+    return await measureSite({ entry, cell, url, trust, path0, link, repeats, budgetMs, log, browser, outDir, seeding })
+  } finally {
+    if (link) await link.opened.close()
+  }
+}
+
+async function measureSite ({ entry, cell, url, trust, path0, link, repeats, budgetMs, log, browser, outDir, seeding }) {
+  // The shortest round trip a load can meet: the path's (TCP connects from here) and, behind a link, the link's own
+  // (its delays less their jitter, both ways: bench/runner/bounds.js networkNumbers).
+  const linkRttMs = link ? (link.spec.up.delayUs - link.spec.up.jitterUs + link.spec.down.delayUs - link.spec.down.jitterUs) / 1000 : 0
+  const rtt = path0 ? { ...path0, minMs: +(path0.minMs + linkRttMs).toFixed(3), pathMinMs: path0.minMs, linkMs: linkRttMs } : null
+  if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects from here, median ${path0.medianMs} ms${link ? `, plus the link's ${linkRttMs} ms` : ''})`)
   const harDir = outDir ? path.join(outDir, 'har') : null
   if (harDir) fs.mkdirSync(harDir, { recursive: true })
   const key = (protocol, view) => `${protocol} ${view}`
@@ -185,8 +224,10 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
     const order = r % 2 ? [...cell.protocols].reverse() : cell.protocols
     for (const protocol of order) {
       let b
+      // Every protocol of repeat r meets the link's same drops (paired, as the lanes of a repeat: helpers.js seedOf).
+      const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
       try {
-        b = await openSiteBrowser(browser, protocol, url, trust)
+        b = await openSiteBrowser(browser, protocol, url, trust, link ? link.opened : null)
         b.connectionIds = new Set()
         version = version || b.version
       } catch (err) {
@@ -209,6 +250,7 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
           try {
             if (view !== 'cold') await b.page.goto('about:blank')
             const name = `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
+            if (seed !== null && view === 'cold') await link.opened.seed(seed)
             await b.har.start(name, `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`)
             await b.meter.start()
             const load = await loadPage(b.page, url)
@@ -241,7 +283,8 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
               connectionsBy: opened.by,
               protocols: summary.protocols,
               origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [o, { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }])),
-              har: harFile && outDir ? path.relative(outDir, harFile) : null
+              har: harFile && outDir ? path.relative(outDir, harFile) : null,
+              linkSeed: seed
             }
             const problem = problemOf(load, protocol)
             record.problem = problem
@@ -264,11 +307,11 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
     }
   })
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
-  return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({ entry, protocol, view, p: per.get(key(protocol, view)), rtt, repeats, note, browser, version, url })))
+  return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({ entry, protocol, view, p: per.get(key(protocol, view)), rtt, link, repeats, note, browser, version, url })))
 }
 
 // One row: a protocol and view of the cell, over its repeats.
-function siteRow ({ entry, protocol, view, p, rtt, repeats, note, browser, version, url }) {
+function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser, version, url }) {
   const good = p.loads.filter(l => !l.problem)
   const pick = f => median(good.map(f).filter(v => v !== null && v !== undefined))
   // The median load (by onload) speaks for the row's per-origin figures.
@@ -289,9 +332,10 @@ function siteRow ({ entry, protocol, view, p, rtt, repeats, note, browser, versi
       good.some(l => l.documentFromCache) ? `the document came from the browser's cache in ${good.filter(l => l.documentFromCache).length} of ${good.length} loads (no round trip before its first byte)` : null,
       ...problems].filter(Boolean).join('; ') || null,
     extra: {
-      network: 'real path',
-      link: null,
-      linkSpec: null,
+      network: link ? 'link' : 'real path',
+      link: link ? link.spec.description : null,
+      linkSpec: link ? link.spec.text : null,
+      ...(link && good.some(l => l.linkSeed !== null) ? { linkSeeds: good.map(l => l.linkSeed) } : {}),
       browser,
       browserVersion: version,
       costs: sumCosts(p.costs),
@@ -309,6 +353,8 @@ function siteRow ({ entry, protocol, view, p, rtt, repeats, note, browser, versi
         protocols: tally(Object.entries(protocols).flatMap(([k, n]) => Array(n).fill(k))),
         origins: mid ? Object.fromEntries(Object.entries(mid.origins).map(([o, v]) => [o, { ...v, protocols: tally(Object.entries(v.protocols || {}).flatMap(([k, n]) => Array(n).fill(k))) }])) : null,
         rttMs: rtt ? rtt.minMs : null,
+        pathRttMs: rtt ? rtt.pathMinMs : null,
+        nat: link ? `${link.natted.tap} (slirp4netns)` : null,
         ttfbRounds: rounds,
         ttfbBoundMs: boundMs,
         ttfbBelowBound: below,

@@ -44,14 +44,14 @@ function fasterThan (slow, fast) {
 
 module.exports = {
   id: 'site',
-  title: 'Any HTTPS site per protocol: cold and repeat-view loads of --url with HTTP/1.1, HTTP/2 or HTTP/3 forced, in Chromium and Firefox (not in all)',
+  title: 'Any HTTPS site per protocol: cold and repeat-view loads of --url with HTTP/1.1, HTTP/2 or HTTP/3 forced, in Chromium and Firefox, on the real path or behind --link (not in all)',
   kind: 'site-url',
   needsUrl: true,
   views: VIEWS,
   sweep: { param: 'preset', label: 'page' },
   // The cells are the command line's (cellsFrom); none without --url.
   cells: [],
-  cellsFrom: site => site ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca })) : [],
+  cellsFrom: site => site ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca, link: site.link || null })) : [],
   smokeCells: cells => cells,
   // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.
   estimateMs: cell => cell.protocols.length * 12000,

@@ -130,10 +130,11 @@ function boundOf (row, kind) {
     // requests, so the bound is the document's first byte: the round trips a new connection cannot
     // avoid (TCP's and TLS 1.3's handshakes and the request; QUIC's handshake and the request), one
     // for a repeat view, which may find its connection open (site-url.js ROUNDS); its rate is unknown.
+    // Its rounds only: a load whose document came from the cache (0 rounds) needs no round trip at all, so
+    // the general form's one round for streaming the bytes does not hold.
     if (row.site.rttMs === null || row.site.rttMs === undefined) return null
-    rounds = row.site.ttfbRounds
-    bytes = row.site.bytes || 0
-    perConnection = 0
+    const latencyMs = row.site.ttfbRounds * rttMs
+    return { ms: latencyMs, latencyMs, bandwidthMs: 0, rounds: row.site.ttfbRounds, rttMs, downBitsPerSecond, bytes: Math.round(row.site.bytes || 0) }
   } else if (kind === 'load' && row.load && row.load.command) {
     // A load tool's run (bench/cells/load.js): every connection new (a new process: no session to
     // resume, no 0-RTT, no TCP Fast Open), so its handshake is in the bound: QUIC's one round trip, or

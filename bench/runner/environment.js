@@ -36,7 +36,7 @@ function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, u
     // --lanes-at: the lanes ran on another machine; its address and the round trip measured to it.
     ...(lanesAt ? { lanesAt } : {}),
     // The site experiment: the pages measured, the protocols forced, the CA trusted (--url, --protocols, --ca).
-    ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca } } : {}),
+    ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null } } : {}),
     // The machine; with --shard, which share of the plan's cells this run measured (bench/runner/merge.js joins them).
     machine: os.hostname(),
     ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),

@@ -44,7 +44,11 @@ function remarks (experiment, rows) {
 function headingOf (report) {
   const siteOnly = report.experiments.length > 0 && report.experiments.every(e => e.kind === 'site-url')
   if (!siteOnly) return { title: 'h2bench: the source study, rerun', intro: INTRO }
-  return { title: `h2bench: ${(report.environment.site ? report.environment.site.urls : []).join(', ')} per protocol`, intro: SITE_INTRO, siteOnly }
+  const site = report.environment.site || { urls: [] }
+  const path = site.link
+    ? `The browser sat behind the packet-level link \`${site.link}\`, the origin reached by NAT from its namespace (slirp4netns): the path is the link, then this machine's own.`
+    : 'The path is the real one to the server: no link, no throttling.'
+  return { title: `h2bench: ${site.urls.join(', ')} per protocol`, intro: [...SITE_INTRO, path], siteOnly }
 }
 
 function environmentLines (env, { siteOnly = false } = {}) {
@@ -54,7 +58,7 @@ function environmentLines (env, { siteOnly = false } = {}) {
     `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
     ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
       `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
-    ...(env.site ? [`Pages: ${env.site.urls.join(', ')}; protocols forced: ${env.site.protocols.join(', ')}; ${env.site.ca ? `trusting the CA \`${env.site.ca}\` beside the browsers' own roots` : "the browsers' own roots trusted, nothing else"}`] : []),
+    ...(env.site ? [`Pages: ${env.site.urls.join(', ')}; protocols forced: ${env.site.protocols.join(', ')}; ${env.site.link ? `behind the link \`${env.site.link}\`, the origin by NAT; ` : ''}${env.site.ca ? `trusting the CA \`${env.site.ca}\` beside the browsers' own roots` : "the browsers' own roots trusted, nothing else"}`] : []),
     `${siteOnly ? '' : `Lanes ${env.lanes.join(', ')}; `}${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
   ]
 }
@@ -72,7 +76,7 @@ const SITE_INTRO = [
   'a new browser in a new profile per protocol forced, protocols in alternating order: a cold load (empty cache, no connection),',
   'then a repeat view in the same browser (cache, TLS sessions and the connections it kept open warm). A sample is the load\'s',
   'onload (loadEventEnd); TTFB, FCP and LCP are the page\'s own timings; requests, bytes and connections are the load\'s HAR\'s',
-  '(har/ beside this report). The path is the real one to the server: no link, no throttling.'
+  '(har/ beside this report).'
 ]
 
 // An experiment's own tables under its main one (h3-ttfb, h3-hol): [{ title, head, body }].

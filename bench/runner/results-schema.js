@@ -30,7 +30,7 @@ const ENVIRONMENT = {
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
 // machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/runner/merge.js).
 // lanesAt: a run against lanes on another machine (--lanes-at). site: the site experiment's pages, protocols and CA.
-const OPTIONAL_ENVIRONMENT = { site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+const OPTIONAL_ENVIRONMENT = { site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -116,6 +116,8 @@ const OPTIONAL = {
     protocols: 'string|null',
     origins: 'object|null',
     rttMs: 'number|null',
+    pathRttMs: 'number|null',
+    nat: 'string|null',
     ttfbRounds: 'integer',
     documentFromCache: 'integer',
     ttfbBoundMs: 'number|null',

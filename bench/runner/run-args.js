@@ -9,6 +9,7 @@ const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('./budget')
 const { UsageError } = require('../../common/errors')
 const { PROTOCOLS } = require('../../harness/force-protocol')
+const { parseLinkSpec } = require('../../link/spec')
 
 const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
@@ -75,6 +76,10 @@ Options:
                     h1 (no h2 in ALPN, no QUIC), h2 (no QUIC), h3 (QUIC from the first request
                     to the page's origin). A load the server answered over another protocol
                     is a failure, said in the row
+  --link <spec>     experiment site: load the page through the packet-level link (a preset or spec,
+                    h2bench-link --list), the browser behind it and the origin reached by NAT from
+                    the link's namespace (opt-in: slirp4netns, user-mode networking, and iptables
+                    inside the runner's own namespace; the machine's interfaces untouched)
   --ca <pem>        experiment site: trust this CA too (a staging server, a company CA): Firefox
                     gets it in its profile, Chromium the hash of the leaf the origin presents,
                     after Node has checked that leaf against this CA
@@ -127,6 +132,7 @@ function parseRunArgs (argv) {
         url: { type: 'string', multiple: true },
         protocols: { type: 'string' },
         ca: { type: 'string' },
+        link: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
         from: { type: 'string' },
@@ -135,7 +141,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --link, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -169,7 +175,7 @@ function parseRunArgs (argv) {
     repeats: values.repeats === undefined ? (values.smoke ? 1 : DEFAULT_REPEATS) : intIn('repeats', values.repeats, 1, 100),
     budgetMs,
     lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
-    networks: NETWORKS[values.network],
+    networks: values.link !== undefined && positionals.includes('site') ? ['link'] : NETWORKS[values.network],
     browsers: BROWSERS[values.browser],
     // Whole numbers a JavaScript number holds exactly, with room for the repeats and lanes added to them.
     seeding: {
@@ -200,7 +206,7 @@ function siteOf (values, positionals) {
   const named = positionals.includes('site')
   if (!values.url) {
     if (named) throw new UsageError('site measures a page of yours: give --url https://… (e.g. npm run bench -- site --url https://example.com/ --browser both)')
-    for (const flag of ['protocols', 'ca']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
+    for (const flag of ['protocols', 'ca', 'link']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
     return null
   }
   if (!named) throw new UsageError('--url is the site experiment\'s: npm run bench -- site --url https://…')
@@ -217,9 +223,17 @@ function siteOf (values, positionals) {
   const protocols = (values.protocols ?? PROTOCOLS.join(',')).split(',').map(p => p.trim()).filter(Boolean)
   const unknown = protocols.filter(p => !PROTOCOLS.includes(p))
   if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${PROTOCOLS.join(', ')} (comma-separated); got "${values.protocols}"`)
-  if (values.network !== 'devtools') throw new UsageError(`site and --network ${values.network}: the site experiment measures the real path to --url; the packet-level link reaches only the lanes (leave out --network)`)
+  if (values.network !== 'devtools') throw new UsageError(`site and --network ${values.network}: the site experiment measures the real path to --url, or that path behind a link of --link <spec> (leave out --network)`)
+  let link = null
+  if (values.link !== undefined) {
+    try {
+      link = parseLinkSpec(values.link, { traces: false }).text
+    } catch (err) {
+      throw new UsageError(`--link: ${err.message}`)
+    }
+  }
   if (values['lanes-at'] !== undefined) throw new UsageError('site and --lanes-at: the site experiment measures --url, not lanes')
-  return { urls: [...new Set(urls)], protocols: PROTOCOLS.filter(p => protocols.includes(p)), ca: values.ca === undefined ? null : path.resolve(values.ca) }
+  return { urls: [...new Set(urls)], protocols: PROTOCOLS.filter(p => protocols.includes(p)), ca: values.ca === undefined ? null : path.resolve(values.ca), link }
 }
 
 // --shard i/n → { index: i, count: n }.

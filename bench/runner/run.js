@@ -148,7 +148,7 @@ async function run (opts, log) {
         }
         let rows
         if (OWN_BROWSERS.has(experiment.kind)) {
-          rows = await RUNNERS[experiment.kind]({ entry, repeats: opts.repeats, budgetMs: opts.budgetMs, log, browser, outDir: opts.outDir || null })
+          rows = await RUNNERS[experiment.kind]({ entry, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, browser, outDir: opts.outDir || null })
           const version = (rows.find(r => r.browserVersion) || {}).browserVersion || null
           if (browser === 'firefox') firefoxName = firefoxName || version
           else browserName = browserName || version
@@ -205,7 +205,7 @@ async function main (argv, { entry } = {}) {
   // Caddy and oha (the load experiments' HTTP/3 client) are built out here first.
   if (needsPrivateNamespace(opts.networks)) {
     const oha = select(opts.experiments).some(e => e.kind === 'load') && opts.lanes.includes('h3')
-    return buildThenRerun({ lanes: opts.lanes, oha, entry, argv, log: line => process.stderr.write(line + '\n') })
+    return buildThenRerun({ lanes: opts.lanes, oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log: line => process.stderr.write(line + '\n') })
   }
   await preparePrivateNamespace()
   stopOnSignals()

@@ -207,4 +207,22 @@ describe("the HTTP/3 pages' bound (bench/experiments/h3-common.js)", () => {
     const expected = 200 + (1048576 + 3 * HEADER_BYTES.h3) * WIRE * 8 / 20e6 * 1000
     assert.ok(Math.abs(pageBoundMs(1048576, 3) - expected) < 1e-9, `${pageBoundMs(1048576, 3)}`)
   })
+  // A site of the user's (experiment site): nothing is known of its chain of requests, so the bound is the round trips
+  // before the document's first byte, each of the shortest round trip measured (path and link), and nothing for bytes.
+  it('site: 3 round trips for TCP + TLS 1.3, 2 for QUIC, 1 on a kept connection, none for a document from the cache', () => {
+    const site = (lane, mode, rounds) => ({
+      experiment: 'site', network: 'link', preset: 'https://example.com/', lane, mode, protocol: lane === 'h1' ? 'http/1.1' : lane,
+      params: { requests: null, assets: null, sizeBytes: null, sizeMB: null, delayMs: null }, samples: [100], median: 100,
+      site: { rttMs: 60.5, ttfbRounds: rounds, bytes: 106000 }
+    })
+    assert.equal(boundOf(site('h2', 'cold', 3), 'site-url').ms, 181.5)
+    assert.equal(boundOf(site('h3', 'cold', 2), 'site-url').ms, 121)
+    assert.equal(boundOf(site('h2', 'repeat', 1), 'site-url').ms, 60.5)
+    // A repeat view whose document came from the cache: a 22 ms load is no instrument error.
+    const cached = { ...site('h1', 'repeat', 0), samples: [22, 90], median: 56 }
+    assert.equal(boundOf(cached, 'site-url').ms, 0)
+    assert.equal(closeness(cached, 'site-url').instrumentError, null)
+    assert.match(closeness({ ...site('h2', 'cold', 3), samples: [150, 400], median: 275 }, 'site-url').instrumentError, /^INSTRUMENT ERROR: 1 of 2 samples below the lower bound of 0\.181 s \(fastest 0\.150 s\)/) // 181.5 ms, to three decimals
+    assert.equal(boundOf({ ...site('h2', 'cold', 3), site: { rttMs: null, ttfbRounds: 3 } }, 'site-url'), null)
+  })
 })

@@ -78,10 +78,14 @@ describe('runner: command line', () => {
 
   it('site: --url (repeatable, https), --protocols (default h1,h2,h3, in that order), --ca (a path, made absolute)', () => {
     const o = parseRunArgs(['site', '--url', 'https://example.com/a', '--url', 'https://example.org', '--protocols', 'h3,h1', '--ca', 'ca.pem', '--browser', 'both'])
-    assert.deepEqual(o.site, { urls: ['https://example.com/a', 'https://example.org/'], protocols: ['h1', 'h3'], ca: path.resolve('ca.pem') })
+    assert.deepEqual(o.site, { urls: ['https://example.com/a', 'https://example.org/'], protocols: ['h1', 'h3'], ca: path.resolve('ca.pem'), link: null })
     assert.deepEqual(o.browsers, ['chromium', 'firefox'])
     assert.deepEqual(parseRunArgs(['site', '--url', 'https://example.com/']).site.protocols, ['h1', 'h2', 'h3'])
     assert.equal(parseRunArgs(['delay']).site, null)
+    // --link: the page behind the packet-level link (the runner then runs in a namespace of its own, with a way out).
+    const linked = parseRunArgs(['site', '--url', 'https://example.com/', '--link', 'rtt=100ms,down=5mbit'])
+    assert.equal(linked.site.link, 'rtt=100ms,down=5mbit')
+    assert.deepEqual(linked.networks, ['link'])
   })
 
   it('--help wins over everything else', () => {
@@ -100,7 +104,7 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --link, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
     [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/],
     [['site'], /site measures a page of yours: give --url https:\/\/…/],
@@ -109,7 +113,9 @@ describe('runner: command line', () => {
     [['site', '--url', 'example.com'], /--url "example.com" is not a URL; give the page's https:\/\/ address/],
     [['site', '--url', 'http://example.com/'], /--url http:\/\/example.com\/: HTTP\/2 and HTTP\/3 in browsers need https:\/\/; got http:/],
     [['site', '--url', 'https://example.com/', '--protocols', 'h2,quic'], /--protocols must list h1, h2, h3 \(comma-separated\); got "h2,quic"/],
-    [['site', '--url', 'https://example.com/', '--network', 'link'], /site and --network link: the site experiment measures the real path to --url/],
+    [['site', '--url', 'https://example.com/', '--network', 'link'], /site and --network link: the site experiment measures the real path to --url, or that path behind a link of --link <spec>/],
+    [['site', '--url', 'https://example.com/', '--link', 'rtt=4x'], /--link: rtt: unknown time unit "x" in "4x"/],
+    [['delay', '--link', 'rtt=40ms'], /--link is the site experiment's/],
     [['site', '--url', 'https://example.com/', '--lanes-at', 'https://192.0.2.1:3001'], /site and --lanes-at: the site experiment measures --url, not lanes/]
   ]) {
     it(`rejects ${JSON.stringify(argv)}, naming what is wrong and what is allowed`, () => {

@@ -3,10 +3,10 @@
 const { spawn } = require('node:child_process')
 
 // Runs a Node script of the project with this Node; resolves with its exit
-// code and everything it wrote.
-function runNode (script, args = []) {
+// code and everything it wrote. `env`: its environment (default this process's).
+function runNode (script, args = [], { env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', d => { stdout += d })

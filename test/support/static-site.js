@@ -41,7 +41,8 @@ function removeStaleFolders () {
 // { nginx?, caddy?, caFile, ca, spki, dir, root, SITE, close() }; a server
 // that is not installed rejects with an Error carrying `missing: true` and a
 // message naming what to install.
-async function startStaticSite ({ servers = ['nginx', 'caddy'] } = {}) {
+// `ips`: more addresses for the leaf (a test that reaches these servers by another address: runner-site's NAT).
+async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [] } = {}) {
   const unknown = servers.filter(s => s !== 'nginx' && s !== 'caddy')
   if (unknown.length) throw new Error(`startStaticSite: unknown server ${unknown.join(', ')} (nginx, caddy)`)
   const nginxPath = servers.includes('nginx') ? findNginx() : null
@@ -82,7 +83,7 @@ async function startStaticSite ({ servers = ['nginx', 'caddy'] } = {}) {
     fs.mkdirSync(root)
     writeSite(root)
     // A CA made for this call, its key dropped once it signed the leaf (server/certs.js).
-    const made = await generateCertificate()
+    const made = await generateCertificate({ ips })
     fs.mkdirSync(tlsDir)
     fs.writeFileSync(files.key, made.key, { mode: 0o600 })
     fs.writeFileSync(files.cert, made.cert) // the leaf, then the CA

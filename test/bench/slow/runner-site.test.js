@@ -65,7 +65,7 @@ describe('npm run bench -- site --url … --ca … --browser both (the real comm
   it('exits 0 with a results.json that matches its schema, the pages, protocols and CA recorded, both browsers named', () => {
     assert.equal(result.code, 0, result.stderr)
     assert.deepEqual(validateResults(json), [])
-    assert.deepEqual(json.environment.site, { urls: [site.caddy.url, site.nginx.url], protocols: ['h1', 'h2', 'h3'], ca: site.caFile })
+    assert.deepEqual(json.environment.site, { urls: [site.caddy.url, site.nginx.url], protocols: ['h1', 'h2', 'h3'], ca: site.caFile, link: null })
     assert.match(json.environment.chromium, /Chromium|Chrome/)
     if (browsers.includes('firefox')) assert.match(json.environment.firefox, /Firefox/)
     // A row per page, browser, protocol and view.
@@ -152,5 +152,82 @@ describe('npm run bench -- site --url … --ca … --browser both (the real comm
     assert.match(report, new RegExp(`^# h2bench: ${site.caddy.url.replace(/[.]/g, '\\.')}, ${site.nginx.url.replace(/[.]/g, '\\.')} per protocol`, 'm'))
     assert.match(report, /HTTP\/2 loads the page \(onload\) faster than HTTP\/1\.1, cold and as a repeat view\*\*: not measured/)
     assert.match(report, /\| browser \| forced \| view \| good loads \| TTFB \| TTFB bound \|/)
+  })
+})
+
+// The same command behind the packet-level link (--link), the origin reached by NAT: the runner starts
+// itself again in a namespace of its own (as it does from a shell: the test's namespace mark is left out
+// of its environment), slirp4netns gives that namespace a way out to this one, where the servers listen
+// on loopback: seen from there, this namespace's loopback is slirp4netns's 10.0.2.2, so the page's URL
+// is https://10.0.2.2:port/ (the fixture's leaf names that address too). What must hold: every load
+// went through the link (no time to first byte below the link's round trips), over the protocol forced,
+// and nginx saw the HARs' requests.
+describe('npm run bench -- site --url … --link rtt=40ms (through the link, the origin reached by NAT)', function () {
+  this.timeout(300000)
+  const RTT = 40
+  let site = null
+  let dir = null
+  let result = null
+  let json = null
+
+  before(async function () {
+    const { unavailableReason } = require('../../../link/namespace')
+    const { natUnavailableReason } = require('../../../harness/site-nat')
+    const why = !findChrome() ? 'no Chromium' : unavailableReason() || natUnavailableReason()
+    if (why) {
+      process.stdout.write(`      (skipped: ${why})\n`)
+      this.skip()
+    }
+    try {
+      site = await startStaticSite({ servers: ['nginx', 'caddy'], ips: ['10.0.2.2'] })
+    } catch (err) {
+      if (!err.missing) throw err
+      process.stdout.write(`      (skipped: ${err.message})\n`)
+      this.skip()
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-site-nat-'))
+    const env = { ...process.env }
+    delete env.H2BENCH_PRIVATE_NETNS
+    delete env.H2BENCH_LINK_USERNS
+    const through = s => s.url.replace('127.0.0.1', '10.0.2.2')
+    result = await runNode(RUN, ['site', '--url', through(site.caddy), '--url', through(site.nginx), '--protocols', 'h2,h3', '--ca', site.caFile,
+      '--link', `rtt=${RTT}ms`, '--repeats', '1', '--out', dir], { env })
+    json = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
+  })
+  after(async () => {
+    if (site) await site.close()
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('exits 0; every row behind the link, every Caddy load over its protocol and no faster than the link\'s round trips', () => {
+    assert.equal(result.code, 0, result.stderr)
+    assert.deepEqual(validateResults(json), [])
+    assert.equal(json.environment.site.link, `rtt=${RTT}ms`)
+    assert.match(result.stderr, /reached by NAT from the link's namespace \(slirp4netns/)
+    for (const r of json.results) {
+      assert.equal(r.network, 'link')
+      assert.equal(r.linkSpec, `rtt=${RTT}ms`)
+      assert.ok(r.site.rttMs >= RTT, `${r.site.rttMs}`)
+    }
+    for (const r of json.results.filter(x => x.site.url.includes(`:${site.caddy.port}/`))) {
+      const what = `${r.lane} ${r.mode}: ${r.note}`
+      assert.equal(r.failures, 0, what)
+      for (const load of r.site.loads) {
+        assert.equal(load.protocol, WIRE[r.lane], what)
+        // A cold load: the handshakes and the request, each a round trip of the link at least.
+        if (r.mode === 'cold') assert.ok(load.ttfb >= load.ttfbRounds * RTT, `${what}: ${load.ttfb} ms`)
+        else assert.ok(load.onload >= RTT || load.fromCache === load.requests, `${what}: ${load.onload} ms`)
+      }
+    }
+  })
+
+  it('nginx, reached through the NAT, served over HTTP/2 what the HARs say went to the network; it has no HTTP/3', () => {
+    let logged = 0
+    for (const line of fs.readFileSync(site.nginx.accessLog, 'utf8').split('\n')) if (/^HTTP\/2\.0 GET /.test(line)) logged++
+    const rows = json.results.filter(x => x.site.url.includes(`:${site.nginx.port}/`))
+    const fromHars = rows.reduce((n, r) => n + r.site.loads.reduce((m, l) => m + (l.protocols.h2 || 0), 0), 0)
+    assert.equal(logged, fromHars)
+    assert.ok(fromHars >= site.SITE.requests)
+    for (const r of rows.filter(x => x.lane === 'h3')) assert.equal(r.repeatsGot, 0, r.note)
   })
 })
