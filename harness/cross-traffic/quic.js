@@ -13,11 +13,11 @@
 // refuses cross.up=quic.
 
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { startCaddy, edgeUnavailableReason } = require('../../server/edge/caddy')
 const { ensureH3get } = require('../../tools/h3get/build')
 const { waitExit, followCounts, CrossTrafficError } = require('./processes')
+const { makeTempFolder } = require('../../common/temp-folders')
 
 const FILE_BYTES = 1024 ** 3
 const STOP_TIMEOUT_MS = 3000
@@ -29,19 +29,6 @@ function quicUnavailable () {
   return why ? `cross=quic serves its data with Caddy: ${why}` : null
 }
 
-// Folders of processes that are gone (killed with SIGKILL: the flow could not clean up).
-function removeStaleFolders () {
-  for (const name of fs.readdirSync(os.tmpdir())) {
-    const m = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)
-    if (!m) continue
-    try {
-      process.kill(Number(m[1]), 0)
-    } catch (err) {
-      if (err.code === 'ESRCH') fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
-    }
-  }
-}
-
 // The server of every QUIC flow of a cross-traffic run: started by the first, closed by close().
 function quicServer ({ opened, tls }) {
   let started = null
@@ -49,8 +36,7 @@ function quicServer ({ opened, tls }) {
   return {
     async url () {
       started = started || (async () => {
-        removeStaleFolders()
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`))
+        const dir = makeTempFolder(FOLDER_PREFIX)
         const fd = fs.openSync(path.join(dir, 'bulk'), 'w')
         try {
           fs.ftruncateSync(fd, FILE_BYTES)

@@ -1,7 +1,6 @@
 'use strict'
 
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const net = require('node:net')
 const dgram = require('node:dgram')
@@ -9,6 +8,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const debug = require('debug')('h2bench:caddy')
 const { ensureCaddy } = require('../../tools/caddy/build')
 const { UserError } = require('../../common/errors')
+const { makeTempFolder } = require('../../common/temp-folders')
 
 // Caddy, a maintained HTTP/3 server (quic-go), as the edge in front of the
 // shared app: one process, one server per edge lane (server/lanes/h3-caddy.js,
@@ -148,20 +148,6 @@ async function freePort (host) {
   throw new EdgeError(`found no port free for both TCP and UDP on ${host}`)
 }
 
-// A folder of a process that is gone (killed with SIGKILL: Caddy died with
-// it, its folder stayed): removed, so /tmp does not fill up with keys.
-function removeStaleFolders () {
-  for (const name of fs.readdirSync(os.tmpdir())) {
-    const m = /^h2bench-caddy-(\d+)-/.exec(name)
-    if (!m) continue
-    try {
-      process.kill(Number(m[1]), 0)
-    } catch (err) {
-      if (err.code === 'ESRCH') fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
-    }
-  }
-}
-
 // Starts Caddy with `servers` (see caddyConfig; port 0: any free port) and
 // the certificate tls = { key, cert }. Resolves once Caddy serves, with
 // { pid, ports: { name: port }, version, close() }; rejects with Caddy's own
@@ -171,8 +157,7 @@ function removeStaleFolders () {
 async function startCaddy (servers, tls, { spawnWith = spawn, qlogDir = null } = {}) {
   const executable = findCaddy()
   if (!executable) throw new EdgeError(edgeUnavailableReason())
-  removeStaleFolders()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `h2bench-caddy-${process.pid}-`))
+  const dir = makeTempFolder('h2bench-caddy-') // the folders of Caddys whose process is gone swept first
   const files = { cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), data: path.join(dir, 'data'), config: path.join(dir, 'caddy.json') }
   fs.writeFileSync(files.key, tls.key, { mode: 0o600 })
   fs.writeFileSync(files.cert, tls.cert)

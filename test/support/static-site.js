@@ -1,13 +1,13 @@
 'use strict'
 
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { generateCertificate, spkiHash } = require('../../server/certs')
 const { startCaddy, findCaddy } = require('../../server/edge/caddy')
 const { ensureCaddy } = require('../../tools/caddy/build')
 const { SITE, siteBody, writeSite } = require('./site-content')
 const { startNginx, findNginx, NGINX_PACKAGE } = require('./nginx')
+const { makeTempFolder } = require('../../common/temp-folders')
 
 // "Any HTTPS site", measured per protocol without ever leaving loopback: one
 // plain static site, generated here byte for byte the same on every run,
@@ -20,20 +20,6 @@ const { startNginx, findNginx, NGINX_PACKAGE } = require('./nginx')
 
 const FOLDER_PREFIX = 'h2bench-site-'
 const HOST = '127.0.0.1'
-
-// A folder of a process that is gone (killed with SIGKILL, so close() never
-// ran): removed, so /tmp does not fill up with keys.
-function removeStaleFolders () {
-  for (const name of fs.readdirSync(os.tmpdir())) {
-    const m = new RegExp(`^${FOLDER_PREFIX}(\\d+)-`).exec(name)
-    if (!m) continue
-    try {
-      process.kill(Number(m[1]), 0)
-    } catch (err) {
-      if (err.code === 'ESRCH') fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
-    }
-  }
-}
 
 // Starts `servers` (any of 'nginx', 'caddy') serving SITE over HTTPS on
 // 127.0.0.1, each on a port of its own, with a leaf for 127.0.0.1 and
@@ -54,8 +40,7 @@ async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [] } = {})
     throw Object.assign(new Error('no Caddy found: build the pinned one with `npm run build:caddy`, or install Debian\'s caddy'), { missing: true })
   }
 
-  removeStaleFolders()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`))
+  const dir = makeTempFolder(FOLDER_PREFIX)
   const root = path.join(dir, 'site')
   const tlsDir = path.join(dir, 'tls')
   const files = { cert: path.join(tlsDir, 'cert.pem'), key: path.join(tlsDir, 'key.pem'), ca: path.join(tlsDir, 'ca.pem') }
