@@ -18,7 +18,7 @@
 // same way; one on 127.0.0.x (systemd-resolved) is not reachable from the
 // link's namespace, and a page should then be given by address.
 const fs = require('node:fs')
-const { spawn, execFile } = require('node:child_process')
+const { spawn, execFile, execFileSync } = require('node:child_process')
 const { promisify } = require('node:util')
 const { LinkUnavailableError, ip } = require('../link/namespace')
 
@@ -43,6 +43,12 @@ function which (cmd) {
 function natUnavailableReason () {
   if (!which('slirp4netns')) return 'a site behind the link is reached through slirp4netns (user-mode networking): apt-get install -y slirp4netns'
   if (!which('iptables')) return 'a site behind the link is reached by NAT in the runner\'s own namespace, which needs iptables: apt-get install -y iptables'
+  // The kernel's nat table, asked read-only in this namespace (the runner's own, or the tests'): a kernel without it says so here.
+  try {
+    execFileSync(which('iptables'), ['-t', 'nat', '-S'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10000 })
+  } catch (err) {
+    return `a site behind the link is reached by NAT, and this kernel's netfilter has no nat table here (iptables -t nat: ${String(err.stderr || err.message).trim().split('\n')[0]})`
+  }
   return null
 }
 
