@@ -171,7 +171,8 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
             }
             const record = {
               repeat: r + 1,
-              ttfb: +load.ttfb.toFixed(2),
+              // A document from the cache made no request: no time to first byte (Firefox then gives one below 0, seen -2.4 ms).
+              ttfb: load.documentFromCache ? null : +load.ttfb.toFixed(2),
               fcp: load.fcp === null ? null : +load.fcp.toFixed(2),
               lcp: load.lcp === null ? null : +load.lcp.toFixed(2),
               domContentLoaded: +load.domContentLoaded.toFixed(2),
@@ -228,14 +229,14 @@ function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser,
   // Each load against its own bound (a document from the cache has none); the row's is its loads' smallest.
   const rounds = good.length ? Math.min(...good.map(l => l.ttfbRounds)) : ROUNDS[view][protocol]
   const boundMs = rtt ? +(rounds * rtt.minMs).toFixed(3) : null
-  const beaten = rtt ? good.filter(l => l.ttfb < l.ttfbRounds * rtt.minMs) : []
+  const beaten = rtt ? good.filter(l => l.ttfb !== null && l.ttfb < l.ttfbRounds * rtt.minMs) : []
   const below = beaten.length > 0
   const problems = [...new Set(p.problems)].map(x => `${p.problems.filter(y => y === x).length}× ${x}`)
   return row({
     entry, lane: protocol, mode: view, samples: p.samples, failures: p.failures,
     protocol: mostFrequent(p.loads.map(l => l.protocol).filter(Boolean)), asked: repeats,
     note: [note, below ? `INSTRUMENT ERROR: ${beaten.length} of ${good.length} loads' time to first byte below its bound (${beaten.map(l => `${l.ttfb} ms < ${l.ttfbRounds} × ${rtt.minMs} ms`).join(', ')})` : null,
-      good.some(l => l.documentFromCache) ? `the document came from the browser's cache in ${good.filter(l => l.documentFromCache).length} of ${good.length} loads (no round trip before its first byte)` : null,
+      good.some(l => l.documentFromCache) ? `the document came from the browser's cache in ${good.filter(l => l.documentFromCache).length} of ${good.length} loads (no request, so no time to first byte)` : null,
       ...problems].filter(Boolean).join('; ') || null,
     extra: {
       network: link ? 'link' : 'real path',
