@@ -20,7 +20,7 @@
 const fs = require('node:fs')
 const { spawn, execFile, execFileSync } = require('node:child_process')
 const { promisify } = require('node:util')
-const { LinkUnavailableError, ip } = require('../link/namespace')
+const { LinkUnavailableError, ip, whichSync: which } = require('../link/namespace')
 
 const run = promisify(execFile)
 const TAP = 'tap0'
@@ -28,16 +28,6 @@ const TAP = 'tap0'
 const SLIRP = { address: '10.0.2.100', gateway: '10.0.2.2' }
 // Set in the environment of a runner started again with a way out (rerunInPrivateNamespace's nat).
 const NAT_ENV = 'H2BENCH_NAT_TAP'
-
-function which (cmd) {
-  for (const dir of (process.env.PATH || '').split(':').concat('/usr/sbin', '/usr/bin', '/sbin', '/bin')) {
-    try {
-      fs.accessSync(`${dir}/${cmd}`, fs.constants.X_OK)
-      return `${dir}/${cmd}`
-    } catch { /* not here */ }
-  }
-  return null
-}
 
 // Why a site cannot be reached through the link here, or null.
 function natUnavailableReason () {

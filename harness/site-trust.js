@@ -12,6 +12,7 @@ const tls = require('node:tls')
 const net = require('node:net')
 const crypto = require('node:crypto')
 const { UserError } = require('../common/errors')
+const { spkiHash } = require('../server/certs') // Chromium's SPKI hash, the lanes' own (PEM or DER)
 
 class SiteTrustError extends UserError {
   constructor (message, options = {}) {
@@ -19,8 +20,6 @@ class SiteTrustError extends UserError {
   }
 }
 
-// The base64 SHA-256 of a certificate's SubjectPublicKeyInfo (DER): Chromium's SPKI hash.
-const spkiOf = der => crypto.createHash('sha256').update(new crypto.X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' })).digest('base64')
 
 // The CA file's PEM text, or a SiteTrustError naming the file and what is wrong.
 function readCa (file) {
@@ -59,7 +58,7 @@ async function trustSite (url, caFile, { timeoutMs = 10000 } = {}) {
   }).catch(err => {
     throw new SiteTrustError(`--ca ${caFile}: ${u.host} ${err.code === 'ECONNREFUSED' ? 'refused the connection' : `failed the check against that CA: ${err.message}`}`)
   })
-  return { caFile, caPem, spki: spkiOf(leaf.raw), subject: leaf.subject ? leaf.subject.CN || null : null }
+  return { caFile, caPem, spki: spkiHash(leaf.raw), subject: leaf.subject ? leaf.subject.CN || null : null }
 }
 
-module.exports = { trustSite, spkiOf, readCa, SiteTrustError }
+module.exports = { trustSite, readCa, SiteTrustError }

@@ -12,7 +12,7 @@ const https = require('node:https')
 const http2 = require('node:http2')
 const { InputError } = require('../common/errors')
 // Chromium's SPKI hash, as the runner's site experiment takes it (--ca is read by its readCa too: load/cli.js).
-const { spkiOf } = require('../harness/site-trust')
+const { spkiHash } = require('../server/certs')
 
 // What the user gave that cannot be loaded as asked (a URL nothing answers, an untrusted certificate,
 // a protocol the server does not offer, a --ca that is no PEM): exit 2 (common/cli.js).
@@ -128,7 +128,7 @@ async function probeServer (url, first, { protocols = null, ca = null, caFile = 
     subject: first.peer && first.peer.subject ? first.peer.subject.CN || null : null,
     issuer: first.peer && first.peer.issuer ? first.peer.issuer.CN || null : null,
     validTo: first.peer ? first.peer.valid_to || null : null,
-    spki: first.peer && first.peer.raw ? spkiOf(first.peer.raw) : null
+    spki: first.peer && first.peer.raw ? spkiHash(first.peer.raw) : null
   }
   if (!insecure && !first.authorized) {
     throw new ServerProbeError(`--url ${url}: its certificate is not trusted (${first.authorizationError}${certificate.issuer ? `, issued by "${certificate.issuer}"` : ''}); ` +
