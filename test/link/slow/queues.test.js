@@ -20,6 +20,10 @@ const { withLink, note, listen, closeServer, udpFlow, bulkThroughput, skipWithou
 const RATE = 10e6
 const ONE_WAY_MS = 20
 const BASE = `up=10mbit,rtt=${2 * ONE_WAY_MS}ms`
+// Reno halving its window at the path's BDP (50 KB here, the queue empty) keeps 75 % of the rate; CoDel drops only
+// after 100 ms above its 5 ms target, so later in the sawtooth (measured 8.5-8.7 Mbit/s here): the floor leaves room
+// for a busy machine.
+const CODEL_FLOOR = 0.7
 
 // A sysctl of the link's client namespace only (it goes with the link).
 const sysctlInside = (link, setting) => execFileSync(link.nsenterPrefix[0], [...link.nsenterPrefix.slice(1), 'sysctl', '-q', '-w', setting])
@@ -65,14 +69,14 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
       assert.equal(r.stats.aqm_dropped, 0)
     })
 
-    it('CoDel (aqm.up=codel, Linux\'s 5 ms / 100 ms): the standing queue stays near its 5 ms target, the flow keeps ≥ 80 % of the rate', async () => {
+    it('CoDel (aqm.up=codel, Linux\'s 5 ms / 100 ms): the standing queue stays near its 5 ms target, the flow keeps ≥ 70 % of the rate', async () => {
       const r = await withLink(`${BASE},aqm.up=codel`, underLoad)
       describeRun('CoDel', r)
       assert.ok(r.stats.aqm_dropped > 0, 'CoDel never dropped: it did not act')
       assert.ok(percentile(r.queueMs, 0.5) <= 20, `probes' median queueing ${percentile(r.queueMs, 0.5)} ms; CoDel's target is 5 ms`)
       assert.ok(r.stats.queue_delay_ms.p50 <= 20, `the forwarder's sojourn p50 ${r.stats.queue_delay_ms.p50} ms`)
       assert.equal(r.stats.queue_dropped, 0, 'CoDel held the queue well below its 1000-packet limit')
-      assert.ok(r.devBps >= 0.8 * RATE, `${r.devBps} bit/s`)
+      assert.ok(r.devBps >= CODEL_FLOOR * RATE, `${r.devBps} bit/s`)
     })
 
     it('FQ-CoDel (aqm.up=fq_codel): a sparse flow passes the bulk flow\'s queue (new-flow priority)', async () => {
@@ -81,7 +85,7 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
       // A probe waits at most for the packet being sent (1.2 ms at 10 Mbit/s) and its own quantum's turn.
       assert.ok(percentile(r.queueMs, 0.5) <= 4, `probes' median queueing ${percentile(r.queueMs, 0.5)} ms; a sparse flow should wait about one packet`)
       assert.ok(r.stats.aqm_dropped > 0)
-      assert.ok(r.devBps >= 0.8 * RATE, `${r.devBps} bit/s`)
+      assert.ok(r.devBps >= CODEL_FLOOR * RATE, `${r.devBps} bit/s`)
     })
 
     it('PIE (aqm.up=pie, Linux\'s 15 ms target): drops early, the delay near its target', async () => {
@@ -90,7 +94,9 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
       assert.ok(r.stats.aqm_dropped > 0, 'PIE never dropped early')
       assert.ok(percentile(r.queueMs, 0.5) <= 45, `probes' median queueing ${percentile(r.queueMs, 0.5)} ms; PIE's target is 15 ms`)
       assert.equal(r.stats.queue_dropped, 0)
-      assert.ok(r.devBps >= 0.8 * RATE, `${r.devBps} bit/s`)
+      // Reno halving at the path's BDP alone (50 KB here) keeps 75 % of the rate; PIE's drops are random and may come
+      // earlier in the sawtooth, so the floor is lower than CoDel's (measured 8.1-8.8 Mbit/s here, 6.8 on a CI machine).
+      assert.ok(r.devBps >= 0.6 * RATE, `${r.devBps} bit/s`)
     })
 
     it('ECN (aqm.up=codel, ecn.up=on, TCP with ECN): CoDel marks instead of dropping; the receiver\'s kernel counts every mark', async () => {
@@ -109,7 +115,7 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
       assert.equal(r.stats.aqm_dropped, 300 - r.probes.seqs.length, 'CoDel dropped packets other than the Not-ECT probes')
       // Every mark arrives (nothing after the queue drops), with a valid IPv4 checksum (else the kernel would discard it).
       assert.equal(r.ce, r.stats.ecn_marked)
-      assert.ok(r.devBps >= 0.8 * RATE, `${r.devBps} bit/s`)
+      assert.ok(r.devBps >= CODEL_FLOOR * RATE, `${r.devBps} bit/s`)
     })
   })
 
@@ -136,16 +142,25 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
       })
     })
 
-    it('down=50mbit, step.down=1s/4mbit: the sink receives 2 datagrams a ms before the step, 4 Mbit/s of them after', async () => {
+    it('down=50mbit, step.down=1s/4mbit: before the step every datagram passes unqueued, after it 4 Mbit/s of them', async () => {
       await withLink('rtt=0ms', async link => {
         const t0 = await configure(link, 'down=50mbit,step.down=1s/4mbit')
-        // 1000-byte payloads: 1028-byte IP packets, 2 a ms = 16.4 Mbit/s offered.
+        // 1000-byte payloads: 1028-byte IP packets, 2 a ms = 16.4 Mbit/s offered (what the sender keeps up with on a
+        // busy machine may be less: the test holds the link to what was sent, by the datagrams' own send times).
         const flow = await udpFlow(link, 'down', { count: 4000, size: 1000, burst: 2, intervalMs: 1, settleMs: 300 })
+        const sentAt = flow.arrivals.map((a, i) => a - flow.delays[i] - t0)
+        const early = flow.seqs.filter((s, i) => sentAt[i] >= 200 && sentAt[i] < 900)
+        const earlyDelays = flow.delays.filter((d, i) => sentAt[i] >= 200 && sentAt[i] < 900).sort((a, b) => a - b)
+        const offered = Math.max(...early) - Math.min(...early) + 1
         const rateIn = (from, to) => flow.arrivals.filter(a => a - t0 >= from && a - t0 < to).length * 1028 * 8 / ((to - from) / 1000)
-        const early = rateIn(200, 900)
         const late = rateIn(1300, 1900)
-        note(`arrivals at the sink: ${(early / 1e6).toFixed(2)} Mbit/s (IP) from 0.2 to 0.9 s, ${(late / 1e6).toFixed(3)} Mbit/s from 1.3 to 1.9 s`)
-        assert.ok(Math.abs(early / 16.448e6 - 1) < 0.05, 'before the step the link carried what was offered')
+        note(`before the step: ${early.length} of the ${offered} datagrams sent from 0.2 to 0.9 s arrived (${(offered * 1028 * 8 / 0.7 / 1e6).toFixed(2)} Mbit/s offered), ` +
+          `one-way delay p50 ${percentile(earlyDelays, 0.5).toFixed(2)} ms, p99 ${percentile(earlyDelays, 0.99).toFixed(2)} ms; ` +
+          `after: ${(late / 1e6).toFixed(3)} Mbit/s arrived from 1.3 to 1.9 s`)
+        assert.ok(offered * 1028 * 8 / 0.7 > 8e6, 'the sender offered less than twice the rate after the step: the test cannot tell the rates apart')
+        assert.equal(early.length, offered, 'before the step the link (50 Mbit/s) lost datagrams of a flow below its rate')
+        // A 2-datagram burst is 0.33 ms at 50 Mbit/s: no standing queue before the step.
+        assert.ok(percentile(earlyDelays, 0.5) < 2, 'before the step datagrams queued')
         assert.ok(Math.abs(late / 4e6 - 1) < 0.03, 'after the step the link carried 4 Mbit/s')
       })
     })
