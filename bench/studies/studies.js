@@ -54,10 +54,11 @@ function findStudies (root = ROOT) {
   return out.sort()
 }
 
-// The command that made a study, pointed at its own folder (the runner's and the soak's --out).
+// The command that made a study, pointed at its own folder (the runner's and the soak's --out), ready for a shell:
+// results.json records the arguments joined by spaces, so an argument such as `--cells a|b` is quoted here.
 function rerunCommand (command, dir) {
   const out = /--out\s+\S+/.test(command) ? command.replace(/--out\s+\S+/, `--out ${dir}`) : `${command} --out ${dir}`
-  return out
+  return out.split(/\s+/).map(arg => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
 }
 
 // → { file, dir, commit, command, fresh, why } for one results.json.

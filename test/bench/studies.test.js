@@ -63,5 +63,7 @@ describe('npm run studies: which committed study the code has moved past', () =>
   it('the rerun command writes into the study\'s own folder', () => {
     assert.equal(rerunCommand('npm run soak -- --minutes 30 --out /tmp/x', 'docs/soak'), 'npm run soak -- --minutes 30 --out docs/soak')
     assert.equal(rerunCommand('npm run bench -- all', 'docs/study'), 'npm run bench -- all --out docs/study')
+    // Recorded as argv joined by spaces: a shell must not read `|` as a pipe.
+    assert.equal(rerunCommand('npm run bench -- interop --cells goodput|blackhole --out x', 'docs/i'), "npm run bench -- interop --cells 'goodput|blackhole' --out docs/i")
   })
 })
