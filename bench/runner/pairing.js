@@ -11,6 +11,31 @@
 // for a ratio and its inverse. An unpaired run (no seed shared) has only the
 // second, and says so.
 const stats = require('../../client/js/stats')
+const { parseLinkSpec } = require('../../link/spec')
+
+// The link's effects that draw from its seed (link/forwarder/forwarder.c: draw()): jitter, loss (Bernoulli and
+// Gilbert-Elliott), duplication, corruption, reordering and PIE's drop decisions. A link without any makes the same
+// decisions whatever the seed, so pairing has nothing to remove there: what spread its runs show is the machine's.
+// → the names of those effects in `linkSpec` (either direction), [] for none or a spec that does not parse.
+function randomEffects (linkSpec) {
+  let spec
+  try {
+    spec = parseLinkSpec(linkSpec || '', { traces: false })
+  } catch {
+    return []
+  }
+  const found = new Set()
+  for (const d of [spec.up, spec.down]) {
+    if (d.jitterUs) found.add('jitter')
+    if (d.loss) found.add('loss')
+    if (d.gemodel) found.add('bursty loss')
+    if (d.dup) found.add('duplication')
+    if (d.corrupt) found.add('corruption')
+    if (d.reorder) found.add('reordering')
+    if (d.aqm && d.aqm.kind === 'pie') found.add("PIE's drops")
+  }
+  return [...found]
+}
 
 // The sample standard deviation, or null below two values.
 const sd = xs => {
@@ -42,4 +67,4 @@ function pairingOf (base, row) {
   return { within, across, removed: within !== null && across ? 1 - within / across : null, n: p.within.length, median: p.within.length ? Math.exp(stats.median(p.within)) : null }
 }
 
-module.exports = { pairingOf, pairsOf, sd }
+module.exports = { pairingOf, pairsOf, sd, randomEffects }

@@ -98,7 +98,8 @@ const COMPARISONS_INTRO = `Each series against its baseline in the same cell, by
 // The line above the pairing table (bench/runner/pairing.js).
 const PAIRING_INTRO = "Pairing: the link's random decisions are a function of its seed and each packet's index, and every lane of a repeat met the " +
   "same seed (environment: linkSeed, pairedSeeds). The spread of each series' per-repeat ratio to its baseline (standard deviation of ln ratio: " +
-  '0.10 is about ±10 %) within a seed, and across seeds (every pair of runs that met different seeds: what a run with a seed per lane gives):'
+  '0.10 is about ±10 %) within a seed, and across seeds (every pair of runs that met different seeds: what a run with a seed per lane gives); ' +
+  'only links that decide something at random (loss, jitter, duplication, corruption, reordering, PIE) have rows, elsewhere every seed meets the same packets:'
 
 // The heading of the list of cells the machine's CPU shaped, above the verdicts.
 const CPU_SHAPED = "Cells shaped by this machine's CPU (client or server CPU busy 80 % of their time or more): the ratios and verdicts built on them describe the CPU as much as HTTP"

@@ -6,7 +6,7 @@
 const { paramOf } = require('./conclusions')
 const { closeness, boundOf } = require('./bounds')
 const { dominantCost, timedMsOf } = require('./costs')
-const { pairingOf } = require('./pairing')
+const { pairingOf, randomEffects } = require('./pairing')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
 
 // Ratio columns: each series against its baseline (h1, or request), as
@@ -113,7 +113,8 @@ function pairingTable (experiment, rows) {
   const multi = multiNetwork(rows)
   const multiB = multiBrowsers(rows)
   const spread = v => v === null ? '–' : v.toFixed(3)
-  const body = rows.filter(r => r.comparison && r.linkSeeds).map(r => {
+  // A link that decides nothing at random (no loss, jitter, …) gives every seed the same packets: no row to pair.
+  const body = rows.filter(r => r.comparison && r.linkSeeds && randomEffects(r.linkSpec).length).map(r => {
     const base = rows.find(q => q !== r && q.cell === r.cell && q.network === r.network && q.browser === r.browser && `${q.lane}${q.mode ? ` ${q.mode}` : ''}` === r.baseline)
     const p = pairingOf(base, r)
     if (!p) return null

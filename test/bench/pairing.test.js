@@ -2,7 +2,8 @@
 
 // What pairing the link's seeds saves (bench/runner/pairing.js), on constructed rows whose truth is known.
 const assert = require('node:assert/strict')
-const { pairingOf } = require('../../bench/runner/pairing')
+const { pairingOf, randomEffects } = require('../../bench/runner/pairing')
+const { pairingTable } = require('../../bench/runner/report-tables')
 
 describe('pairing: the spread of the per-repeat ratio within a seed and across seeds', () => {
   // A seed's drops slow both lanes alike (×effect); each run adds a little noise of its own.
@@ -32,5 +33,17 @@ describe('pairing: the spread of the per-repeat ratio within a seed and across s
   it('no seeds recorded, or not one a sample: nothing to say', () => {
     assert.equal(pairingOf(h1, { samples: h3.samples }), null)
     assert.equal(pairingOf(h1, { ...h3, linkSeeds: seeds.slice(1) }), null)
+  })
+
+  it('a link that decides nothing at random has nothing to pair: no table row, whatever the seeds', () => {
+    assert.deepEqual(randomEffects('rtt=50ms'), [])
+    assert.deepEqual(randomEffects('down=10mbit,rtt=40ms,queue=25,aqm.down=codel'), [])
+    assert.deepEqual(randomEffects('rtt=50ms,loss=2%,jitter.up=5ms'), ['jitter', 'loss'])
+    assert.deepEqual(randomEffects('up=10mbit,aqm.up=pie,gemodel.down=1%/30%'), ["PIE's drops", 'bursty loss'])
+    const experiment = { sweep: { label: 'link', param: 'link' } }
+    const row = (lane, samples, linkSpec) => ({ cell: 'c', network: 'link', lane, linkSpec, params: { link: linkSpec }, samples, linkSeeds: seeds, ...(lane === 'h1' ? {} : { baseline: 'h1', comparison: {} }) })
+    const rowsOn = spec => [row('h1', h1.samples, spec), row('h3', h3.samples, spec)]
+    assert.equal(pairingTable(experiment, rowsOn('rtt=50ms')), null)
+    assert.equal(pairingTable(experiment, rowsOn('rtt=50ms,loss=2%')).body.length, 1)
   })
 })
