@@ -72,12 +72,19 @@ function verdictCounts (list, unit = 'cells') {
   return `${VERDICT_ORDER.filter(k => counts[k]).map(k => `${k} in ${counts[k]}`).join(', ')} of ${got.length} ${unit}`
 }
 
+// The experiments whose source compares HTTP/3 with HTTP/2 at one edge (seed 003): their rows are held against h2e,
+// the same Caddy over TCP, in the same mode (cold or repeat visit), as their verdicts are; h1 is no lane of h3-hol.
+const BASELINE_LANE = { 'h3-ttfb': 'h2e', 'h3-hol': 'h2e', 'h3-pages': 'h2e', 'h3-cc': 'h2e' }
+
 // The row each row is compared with in its cell: h1 for the page
-// experiments (for a site, HTTP/1.1 forced in the same view), request for
-// push (mode=none in the browser, "request" at the protocol level), on the same lane.
+// experiments (for a site, HTTP/1.1 forced in the same view; h2e in the same
+// mode for the HTTP/3 experiments, BASELINE_LANE), request for push
+// (mode=none in the browser, "request" at the protocol level), on the same lane.
 function baselineOf (row, rows) {
   const same = r => r !== row && r.experiment === row.experiment && r.cell === row.cell && r.network === row.network && r.browser === row.browser && measured(r)
   if (row.site) return rows.find(r => same(r) && r.lane === 'h1' && r.mode === row.mode) || null
+  const lane = BASELINE_LANE[row.experiment]
+  if (lane) return rows.find(r => same(r) && r.lane === lane && r.mode === row.mode) || null
   if (row.mode === null) return rows.find(r => same(r) && r.lane === 'h1' && r.mode === null) || null
   if (row.mode !== 'push') return null
   return rows.find(r => same(r) && r.lane === row.lane && (r.mode === 'request' || r.mode === 'none')) || null

@@ -149,4 +149,15 @@ describe('runner: verdicts on the source\'s conclusions', () => {
     assert.deepEqual(used.map(r => r.cell), [0, 1, 4])
     assert.equal(growth(rows, 'h2', 'delayMs', 0, 40), 0.5)
   })
+
+  it('the HTTP/3 experiments hold every row against h2e (the same edge) in the same mode, as their source does; h3-hol has no h1', () => {
+    const ttfb = fabricate('h3-ttfb', { 'h1 cold': [s(3)], 'h2e cold': [s(3)], 'h3 cold': [s(2)], 'h2e repeat': [s(3)], 'h3 repeat': [s(1)] })
+    const pick = key => ttfb.find(r => `${r.lane} ${r.mode}` === key)
+    assert.deepEqual(['h3 cold', 'h3 repeat', 'h1 cold'].map(k => [pick(k).baseline, pick(k).ratioToBaseline, pick(k).comparison.verdict]),
+      [['h2e cold', 0.667, 'faster'], ['h2e repeat', 0.333, 'faster'], ['h2e cold', 1, 'no difference']])
+    assert.equal(pick('h2e cold').baseline, null)
+    const hol = fabricate('h3-hol', { h2e: [s(1)], h3: [s(5)] })
+    assert.deepEqual(hol.map(r => [r.lane, r.baseline, r.comparison && r.comparison.verdict]), [['h2e', null, null], ['h3', 'h2e', 'slower']])
+  })
 })
+
