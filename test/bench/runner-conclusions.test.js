@@ -160,4 +160,3 @@ describe('runner: verdicts on the source\'s conclusions', () => {
     assert.deepEqual(hol.map(r => [r.lane, r.baseline, r.comparison && r.comparison.verdict]), [['h2e', null, null], ['h3', 'h2e', 'slower']])
   })
 })
-
