@@ -83,10 +83,11 @@ function watchRss (edgePid = null) {
 // how many of those are still running, and how many ran to their end (the
 // whole response written; the others were aborted).
 function countRequests (server) {
-  const counter = { count: 0, running: 0, completed: 0, stop () { server.off('request', onRequest) } }
+  const counter = { count: 0, running: 0, peak: 0, completed: 0, stop () { server.off('request', onRequest) } }
   const onRequest = (req, res) => {
     counter.count++
     counter.running++
+    counter.peak = Math.max(counter.peak, counter.running)
     res.once('close', () => {
       counter.running--
       if (res.writableFinished) counter.completed++
@@ -198,8 +199,8 @@ describe('abuse: attacks on the lanes', function () {
   describe('HTTP/2 rapid reset (CVE-2023-44487): 20,000 HEADERS, each followed at once by RST_STREAM CANCEL', () => {
     const STREAMS = 20000
     const PATHS = ['/option?size=1mb&delay=0', '/option?size=1mb&delay=100']
-    // The lane must stop running requests long before the flood ends
-    // (nghttp2 and spdy fix 9 stop after about 1,000).
+    // A lane that ends the connection must stop running requests long
+    // before the flood ends (nghttp2 and spdy fix 9 stop after about 1,000).
     const MAX_RUN = STREAMS / 4
     const RSS_BOUND = 256 * MIB
     // h2e: Caddy's Go HTTP/2 server (golang.org/x/net/http2, with Go's
@@ -210,11 +211,21 @@ describe('abuse: attacks on the lanes', function () {
     // request to the app. Its handlers end quickly, so the connection mostly
     // stays open (now and then a GOAWAY comes). What is asserted of it instead
     // of an ended connection: the reset requests that reached the app
-    // (measured 1,000-4,200 of 20,000, within MAX_RUN) are aborted, not run to
-    // their end (0-8 were; Debian's Caddy 2.6.2, built with Go 1.19.8 before
-    // that fix, ran 2,400-4,600 of them to their end: the comparison below).
+    // (measured 1,000-5,013 of 20,000) are aborted, not run to their end (0-18
+    // were; Debian's Caddy 2.6.2, built with Go 1.19.8 before that fix, ran
+    // 1,900-4,600 of them to their end: the comparison below), and never
+    // more than Go's handler bound run at the app at once. How many reach the
+    // app in all is not bounded by that defence (it is how many handlers Go
+    // starts before it reads each stream's RST_STREAM, a matter of the
+    // machine's speed: 5,013 on CI once), so it is recorded, not asserted.
     const ABORTS_RESET_REQUESTS = new Set(['h2e'])
     const MAX_COMPLETED = STREAMS / 100
+    // Go runs at most MAX_CONCURRENT_STREAMS (250) handlers; a handler that
+    // has returned may leave its aborted request running at the app until
+    // the app sees the close, so at most as many again (measured 3-213 at
+    // once; Caddy 2.6.2 up to 501).
+    const GO_HANDLERS = 250
+    const MAX_AT_ONCE = 2 * GO_HANDLERS
 
     // Sends the flood for `path` on lane `laneDef` of `srv` (the suite's
     // servers unless given), with a normal request on another connection
@@ -249,7 +260,7 @@ describe('abuse: attacks on the lanes', function () {
       const completed = requests.completed - [duringOne, afterOne].filter(o => !o.error).length
       const said = o => o.error ? `failed (${o.error})` : `${o.ms} ms`
       record(label, `rapid reset ${path}`, `${howEnded(c)} (seen after ${endedAt ?? 'all'} of ${sent} streams sent in ${floodMs} ms); ` +
-        `the app ran ${requests.count} requests, ${completed} of the flood's to their end; normal request ${said(duringOne)} during, ${said(afterOne)} after; RSS +${mib(rise)} MiB`)
+        `the app ran ${requests.count} requests (at most ${requests.peak} at once), ${completed} of the flood's to their end; normal request ${said(duringOne)} during, ${said(afterOne)} after; RSS +${mib(rise)} MiB`)
       return { lane, c, sent, requests, completed, rise, during: duringOne, after: afterOne }
     }
 
@@ -262,6 +273,7 @@ describe('abuse: attacks on the lanes', function () {
           assert.equal(after.error, undefined)
           if (aborts) {
             assert.ok(completed <= MAX_COMPLETED, `lane ${lane.name} ran ${completed} of the reset requests to their end (at most ${MAX_COMPLETED} allowed)`)
+            assert.ok(requests.peak <= MAX_AT_ONCE, `lane ${lane.name} ran ${requests.peak} requests at once (at most ${MAX_AT_ONCE} allowed)`)
             const goaway = goawayOf(c)
             if (goaway) assert.equal(RawClient.errorName(goaway), 'ENHANCE_YOUR_CALM', 'Go ends such a connection with ENHANCE_YOUR_CALM')
           } else {
@@ -273,7 +285,7 @@ describe('abuse: attacks on the lanes', function () {
             // app (fix 9b); only pairs split across reads can.
             assert.ok(requests.count < STREAMS / 100, `spdy ran ${requests.count} requests the client had reset at once`)
           }
-          assert.ok(requests.count <= MAX_RUN, `lane ${lane.name} ran ${requests.count} of ${sent} reset requests (at most ${MAX_RUN} allowed)`)
+          if (!aborts) assert.ok(requests.count <= MAX_RUN, `lane ${lane.name} ran ${requests.count} of ${sent} reset requests (at most ${MAX_RUN} allowed)`)
           assert.ok(rise < RSS_BOUND, `RSS rose ${mib(rise)} MiB (bound ${mib(RSS_BOUND)} MiB)`)
         })
       }

@@ -134,11 +134,19 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
         const sent = flow.arrivals.map((a, i) => a - flow.delays[i] - t0)
         const before = flow.delays.filter((d, i) => sent[i] < 997)
         const after = flow.delays.filter((d, i) => sent[i] > 1003)
-        note(`${before.length} sent before the step: ${Math.min(...before).toFixed(2)}…${Math.max(...before).toFixed(2)} ms; ${after.length} after: ${Math.min(...after).toFixed(2)}…${Math.max(...after).toFixed(2)} ms`)
+        const stats = (await link.stats()).down
+        const late = stats.late_ms
+        note(`${before.length} sent before the step: ${Math.min(...before).toFixed(2)}…${Math.max(...before).toFixed(2)} ms; ${after.length} after: ${Math.min(...after).toFixed(2)}…${Math.max(...after).toFixed(2)} ms; the forwarder's own lateness p99 ${late.p99} ms, max ${late.max} ms`)
         assert.ok(before.length > 300 && after.length > 400)
-        assert.ok(before.every(d => d >= 10 && d < 13), 'a datagram sent before the step was not delayed 10 ms')
-        assert.ok(after.every(d => d >= 60 && d < 63), 'a datagram sent after the step was not delayed 60 ms')
-        assert.equal((await link.stats()).down.steps_applied, 1)
+        // Over the delay only by scheduling: 3 ms for the probes (95 % of
+        // them), plus what the forwarder reports as written after its release
+        // time (a wake-up delayed by a busy CPU: CI once saw 63.06 ms).
+        const over = (ds, delay) => ds.filter(d => d >= delay + 3).length
+        const ceiling = delay => delay + 3 + late.max
+        assert.ok(before.every(d => d >= 10 && d < ceiling(10)), `a datagram sent before the step was not delayed 10 ms (…${ceiling(10)} ms)`)
+        assert.ok(after.every(d => d >= 60 && d < ceiling(60)), `a datagram sent after the step was not delayed 60 ms (…${ceiling(60)} ms)`)
+        assert.ok(over(before, 10) <= before.length / 20 && over(after, 60) <= after.length / 20, 'more than 5 % of the datagrams were 3 ms over their delay')
+        assert.equal(stats.steps_applied, 1)
       })
     })
 
