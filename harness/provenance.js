@@ -22,14 +22,34 @@ function chromiumVersion (executablePath) {
 // The rooms whose code a measurement runs (README, "How the code is laid out").
 const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'tools', 'views']
 
-// The short commit, marked when the code measured has uncommitted changes;
-// null outside a git checkout.
-function gitCommit () {
-  const git = args => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-  const head = quietly(() => git(['rev-parse', '--short', 'HEAD']), null)
+// What in those rooms only turns results.json into reports, tables and
+// verdicts, or writes this record: a change there is a rebuild
+// (npm run bench -- --from), not a rerun, and measuring beside such a change
+// uncommitted still names the code that measured.
+const REPORT_ONLY = [
+  'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
+  'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
+  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js'
+]
+
+// The measuring path as git pathspecs: MEASURED_CODE less REPORT_ONLY.
+const MEASURING_PATH = [
+  ...MEASURED_CODE,
+  ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`),
+  ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)
+]
+
+// The short commit, marked when files on the measuring path have uncommitted
+// changes (naming up to four of them); null outside a git checkout.
+function gitCommit ({ root = ROOT } = {}) {
+  const git = args => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  const head = quietly(() => git(['rev-parse', '--short', 'HEAD']).trim(), null)
   if (!head) return null
-  const dirty = quietly(() => git(['status', '--porcelain', '--', ...MEASURED_CODE]) !== '', false)
-  return dirty ? `${head} (with uncommitted changes)` : head
+  // Porcelain lines are `XY path`: the path from the fourth character.
+  const status = quietly(() => git(['status', '--porcelain', '--untracked-files=all', '--', ...MEASURING_PATH]), '')
+  const dirty = status.split('\n').filter(Boolean).map(line => line.slice(3)).sort()
+  if (!dirty.length) return head
+  return `${head} (with uncommitted changes: ${dirty.slice(0, 4).join(', ')}${dirty.length > 4 ? `, and ${dirty.length - 4} more` : ''})`
 }
 
 // The code and the machine: { h2bench: '<version> <commit>', node, cpu, cpus, memoryGiB, os }.
@@ -45,4 +65,4 @@ function environmentRecord ({ commit = gitCommit() } = {}) {
   }
 }
 
-module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, MEASURED_CODE }
+module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, MEASURED_CODE, REPORT_ONLY, MEASURING_PATH }

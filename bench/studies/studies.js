@@ -15,18 +15,11 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
-const { MEASURED_CODE } = require('../../harness/provenance')
+// The measuring path is declared beside the code that records what a run measured with (harness/provenance.js).
+const { MEASURING_PATH, REPORT_ONLY } = require('../../harness/provenance')
 const { usage } = require('../../common/cli')
 
 const ROOT = path.join(__dirname, '..', '..')
-
-// What only turns results.json into reports, tables and verdicts: a change there is a rebuild, not a rerun.
-const REPORT_ONLY = [
-  'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
-  'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
-  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js'
-]
-const MEASURING_PATH = [...MEASURED_CODE, ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`), ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)]
 
 const HELP = `Usage: npm run studies -- [--check] [--commands]
 

@@ -10,6 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { studyState, findStudies, rerunCommand } = require('../../bench/studies/studies')
+const { gitCommit } = require('../../harness/provenance')
 
 describe('npm run studies: which committed study the code has moved past', () => {
   let root
@@ -58,6 +59,22 @@ describe('npm run studies: which committed study the code has moved past', () =>
     assert.match(studyState('docs/study-rest/results.json', { root }).why, /its commit abcdef1 is not in this history/)
     study('0.1.0')
     assert.match(studyState('docs/study-rest/results.json', { root }).why, /no commit recorded/)
+  })
+
+  it('a run records its commit as measured with uncommitted changes only when the measuring path has them, naming the files', () => {
+    const head = git('rev-parse', '--short', 'HEAD')
+    assert.equal(gitCommit({ root }), head)
+    write('bench/runner/report-markdown.js', 'edited')
+    write('README.md', 'edited')
+    write('test/x.test.js', 'new')
+    assert.equal(gitCommit({ root }), head, 'report-only code, docs and tests are not measured')
+    write('server/app.js', 'edited')
+    write('bench/cells/new-cell.js', 'untracked')
+    assert.equal(gitCommit({ root }), `${head} (with uncommitted changes: bench/cells/new-cell.js, server/app.js)`)
+    for (const n of [1, 2, 3, 4]) write(`link/f${n}.js`, 'x')
+    assert.match(gitCommit({ root }), /^\w+ \(with uncommitted changes: (\S+, ){3}\S+, and 2 more\)$/)
+    study(gitCommit({ root }))
+    assert.match(studyState('docs/study-rest/results.json', { root }).why, /uncommitted changes/)
   })
 
   it('the rerun command writes into the study\'s own folder', () => {
