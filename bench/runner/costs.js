@@ -11,7 +11,9 @@
 //   bandwidth    the downlink's busy time: the bytes it forwarded at its rate
 //   latency      the round trips the protocol cannot avoid (the bound's, bench/runner/bounds.js) with the server's delay
 // and loss recovery, named when the link dropped packets and TCP timed out or
-// retransmitted. The largest share names the cell's cost; one at 80 % or more
+// retransmitted. Over QUIC (transport 'quic') the namespaces' TCP counters see
+// only other traffic (the link's control, the ledger): its drops are named,
+// recovered by QUIC itself, and no TCP figure is put to them. The largest share names the cell's cost; one at 80 % or more
 // of the time shapes it, and a CPU share that does marks the cell as shaped by
 // the machine's CPU, not by HTTP.
 
@@ -70,7 +72,8 @@ function timedMsOf (row) {
 // time and wall time over the same span); the link's busy time and the round trips are
 // shares of the timed time, as the window also holds the meter's own hand-over (a few
 // ms a run in Chromium, more over Firefox's BiDi), when neither the link nor the round trips are at work.
-function dominantCost (costs, bound, browser = 'the browser', timedMs = null) {
+// `transport`: 'tcp', or 'quic' for a row whose protocol is HTTP/3.
+function dominantCost (costs, bound, browser = 'the browser', timedMs = null, transport = 'tcp') {
   if (!costs || !costs.wallMs) return null
   const wall = costs.wallMs
   const timed = timedMs || wall
@@ -104,14 +107,16 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null) {
   }
   const dropsOf = d => d.lost + d.queueDropped + (d.otherDropped || 0) // records from before otherDropped have none
   const drops = costs.link ? dropsOf(costs.link.down) + dropsOf(costs.link.up) : 0
-  const tcp = ['server', 'client'].map(k => costs.tcp[k]).filter(Boolean)
+  const quic = transport === 'quic'
+  const tcp = quic ? [] : ['server', 'client'].map(k => costs.tcp[k]).filter(Boolean)
   const timeouts = tcp.reduce((n, t) => n + t.timeouts, 0)
   const retransmitted = tcp.reduce((n, t) => n + t.retransmitted, 0)
-  const loss = drops ? { drops, timeouts, retransmitted } : null
+  const loss = drops ? (quic ? { drops, transport } : { drops, timeouts, retransmitted }) : null
   const [top] = Object.entries(shares).sort((a, b) => b[1] - a[1])
   let dominant
   if (loss && (top[1] < 0.5 || timeouts > 0)) {
-    dominant = `loss recovery: ${drops} packets dropped, ${retransmitted} TCP retransmissions, ${timeouts} timeouts (over ${over})` +
+    const recovery = quic ? 'recovered by QUIC (its retransmissions are not counted here)' : `${retransmitted} TCP retransmissions, ${timeouts} timeouts`
+    dominant = `loss recovery: ${drops} packets dropped, ${recovery} (over ${over})` +
       `; next, ${sentences[top[0]]}`
   } else if (top[1] >= SHAPING) {
     dominant = sentences[top[0]]

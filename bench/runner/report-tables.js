@@ -60,11 +60,13 @@ function boundsTable (experiment, rows) {
 
 // The client whose CPU a row's costs name: its load tool, or its browser.
 const clientOf = row => row.load && row.load.tool ? row.load.tool : row.browser === 'firefox' ? 'Firefox' : 'Chromium'
+// The transport a row's loss was recovered by: QUIC where it spoke HTTP/3.
+const transportOf = row => row.protocol === 'h3' ? 'quic' : 'tcp'
 
 // The dominant cost a row's measured costs name (bench/runner/costs.js), '–' where none were measured.
 function measuredCost (row, kind) {
   if (!row.costs) return '–'
-  const d = dominantCost(row.costs, boundOf(row, kind), clientOf(row), timedMsOf(row))
+  const d = dominantCost(row.costs, boundOf(row, kind), clientOf(row), timedMsOf(row), transportOf(row))
   return d ? d.dominant + (d.cpuShaped ? ' (CPU-SHAPED: the machine, not HTTP)' : '') : '–'
 }
 
@@ -75,7 +77,7 @@ function cpuShapedCells (experiment, rows) {
   const multi = multiNetwork(rows)
   const multiB = multiBrowsers(rows)
   return rows.filter(r => r.costs && r.samples.length).map(r => {
-    const d = dominantCost(r.costs, boundOf(r, experiment.kind), clientOf(r), timedMsOf(r))
+    const d = dominantCost(r.costs, boundOf(r, experiment.kind), clientOf(r), timedMsOf(r), transportOf(r))
     return d && d.cpuShaped ? `${experiment.id}, ${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}, ${seriesName(r, multi, multiB)}: ${d.dominant}` : null
   }).filter(Boolean)
 }

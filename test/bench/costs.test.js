@@ -86,6 +86,20 @@ describe('the measured dominant cost of a cell', () => {
     assert.deepEqual(d.loss, { drops: 13, timeouts: 3, retransmitted: 16 })
   })
 
+  it('loss recovery over QUIC: the drops named, no TCP counter (they see only other traffic) put to them', () => {
+    const costs = sumCosts([record({
+      wallMs: 3000,
+      link: { up: linkDir(5000, 2), down: linkDir(200000, 12) },
+      tcp: { server: { segmentsOut: 20, retransmitted: 5, timeouts: 1 }, client: null }
+    })])
+    const d = dominantCost(costs, bound(), 'Chromium', null, 'quic')
+    assert.match(d.dominant, /^loss recovery: 14 packets dropped, recovered by QUIC \(its retransmissions are not counted here\) \(over 1 run\); next, /)
+    assert.doesNotMatch(d.dominant, /TCP|timeouts/)
+    assert.deepEqual(d.loss, { drops: 14, transport: 'quic' })
+    // The same costs over TCP name TCP's counters.
+    assert.match(dominantCost(costs, bound()).dominant, /14 packets dropped, 5 TCP retransmissions, 1 timeouts/)
+  })
+
   it('none dominates: every share named, largest first', () => {
     const d = dominantCost(sumCosts([record({ browserCpuMs: 400, serverCpuMs: 300 })]), bound({ latencyMs: 200, rttMs: 200 }))
     assert.equal(d.dominant, 'none dominates: client CPU 40 %, server CPU 30 %, latency 20 % of the time')
