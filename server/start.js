@@ -9,7 +9,7 @@ const { createApp } = require('./app')
 const { createPageApp } = require('./page')
 const { payloadBlock, LIMITS } = require('./payload')
 const { unavailableReason } = require('../link/namespace')
-const { startCaddy, edgeUnavailableReason } = require('./edge/caddy')
+const { startCaddy, edgeUnavailableReason, EDGE_APP_BACKLOG } = require('./edge/caddy')
 const { UserError } = require('../common/errors')
 
 // A port in use or a host that is not this machine's: the flag to change is in the message.
@@ -25,7 +25,8 @@ function urlHost (host) {
   return host.includes(':') ? `[${host}]` : host
 }
 
-function listen (server, port, host, what) {
+// `backlog`: the listen queue's length (Node's default 511 unless given).
+function listen (server, port, host, what, backlog) {
   return new Promise((resolve, reject) => {
     const onError = err => {
       if (err.code === 'EADDRINUSE' || err.code === 'EACCES') {
@@ -39,7 +40,7 @@ function listen (server, port, host, what) {
       }
     }
     server.once('error', onError)
-    server.listen(port, host, () => {
+    server.listen({ port, host, ...(backlog ? { backlog } : {}) }, () => {
       server.off('error', onError)
       resolve(server.address().port)
     })
@@ -125,7 +126,7 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
         // The app behind the edge: plain HTTP on loopback, for Caddy only.
         const server = lane.createServer(app)
         started.push({ server, destroySockets: trackSockets(server) })
-        const appPort = await listen(server, 0, '127.0.0.1', { ...what, name: `lane ${lane.name}'s app` })
+        const appPort = await listen(server, 0, '127.0.0.1', { ...what, name: `lane ${lane.name}'s app` }, EDGE_APP_BACKLOG)
         await checkEdgePort(lane, port, config.host, what)
         edgeServers.push({ name: lane.name, host: config.host, port, protocols: lane.edge.protocols, upstream: `127.0.0.1:${appPort}`, idleTimeoutS: edgeIdleTimeoutS })
         laneInfo.push({ name: lane.name, label: lane.label, protocol: lane.protocol, server, app, appPort })

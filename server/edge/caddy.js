@@ -33,6 +33,15 @@ const EDGE_CLIENT_HEADER = 'x-h2bench-edge-client'
 const READY = 'serving initial configuration'
 const START_TIMEOUT_MS = 15000
 const UPSTREAM_IDLE_S = 60 // the lanes' apps keep idle connections 120 s (server/lanes/edge.js)
+// Caddy's proxy takes an upstream connection for each request in flight;
+// unbounded, 10,000 in flight (seed 004's h2load -c 100 -m 100) dialled
+// thousands at once, the app's listen queue (Node's default 511) overflowed
+// and each dropped dial waited for TCP's 1 s SYN retransmission. So Caddy
+// holds at most EDGE_UPSTREAM_CONNS (the rest wait in Caddy for one), and the
+// app listens with a queue that takes them all at once (test/server/slow/
+// edge-upstream.test.js; Linux caps it at net.core.somaxconn, 4096 by default).
+const EDGE_UPSTREAM_CONNS = 1024
+const EDGE_APP_BACKLOG = 2 * EDGE_UPSTREAM_CONNS
 
 // The edge lanes cannot start: no Caddy, no free port, Caddy refused its config.
 class EdgeError extends UserError {
@@ -107,8 +116,13 @@ function caddyConfig (servers, files) {
               upstreams: [{ dial: s.upstream }],
               // Caddy closes an idle upstream connection before the app does
               // (its keepAliveTimeout is longer), so a request never races a
-              // close (a 502); and keeps as many as a batch used.
-              transport: { protocol: 'http', keep_alive: { idle_timeout: `${UPSTREAM_IDLE_S}s`, max_idle_conns_per_host: 1024 } },
+              // close (a 502); keeps as many as a batch used, and opens no
+              // more than the app can take at once.
+              transport: {
+                protocol: 'http',
+                max_conns_per_host: EDGE_UPSTREAM_CONNS,
+                keep_alive: { idle_timeout: `${UPSTREAM_IDLE_S}s`, max_idle_conns_per_host: EDGE_UPSTREAM_CONNS }
+              },
               headers: { request: { set: { [EDGE_PROTOCOL_HEADER]: ['{http.request.proto}'], [EDGE_CLIENT_HEADER]: ['{http.request.remote}'] } } }
             }]
           }]
@@ -235,4 +249,4 @@ async function startCaddy (servers, tls, { spawnWith = spawn, qlogDir = null } =
   }
 }
 
-module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, EDGE_CLIENT_HEADER, INSTALL_HINT }
+module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, EDGE_CLIENT_HEADER, EDGE_UPSTREAM_CONNS, EDGE_APP_BACKLOG, INSTALL_HINT }
