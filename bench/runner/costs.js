@@ -13,9 +13,10 @@
 // and loss recovery, named when the link dropped packets and TCP timed out or
 // retransmitted. Over QUIC (transport 'quic') the namespaces' TCP counters see
 // only other traffic (the link's control, the ledger): its drops are named,
-// recovered by QUIC itself, and no TCP figure is put to them. The largest share names the cell's cost; one at 80 % or more
-// of the time shapes it, and a CPU share that does marks the cell as shaped by
-// the machine's CPU, not by HTTP.
+// recovered by QUIC itself, and no TCP figure is put to them. The largest
+// share names the cell's cost; one at 80 % or more of the time shapes it, and
+// a CPU share that does marks the cell as shaped by the machine's CPU, not by
+// HTTP.
 
 const SHAPING = 0.8
 

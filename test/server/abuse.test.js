@@ -214,7 +214,7 @@ describe('abuse: attacks on the lanes', function () {
     // (measured 1,000-5,013 of 20,000) are aborted, not run to their end (0-18
     // were; Debian's Caddy 2.6.2, built with Go 1.19.8 before that fix, ran
     // 1,900-4,600 of them to their end: the comparison below), and never
-    // more than Go's handler bound run at the app at once. How many reach the
+    // more at the app at once than Caddy has connections to it. How many reach the
     // app in all is not bounded by that defence (it is how many handlers Go
     // starts before it reads each stream's RST_STREAM, a matter of the
     // machine's speed: 5,013 on CI once), so it is recorded, not asserted.

@@ -12,26 +12,14 @@
 // (how many connections it had open at once) and the kernel (the network
 // namespace's ListenOverflows, /proc/net/netstat).
 const assert = require('node:assert/strict')
-const fs = require('node:fs')
 const { execFile } = require('node:child_process')
 const { useServers } = require('../../support/servers')
+const { readSnmp } = require('../../support/link-probe')
 const { LANES } = require('../../../server/lanes')
 const { EDGE_UPSTREAM_CONNS, EDGE_APP_BACKLOG } = require('../../../server/edge/caddy')
 
-const h2loadAvailable = (() => {
-  try {
-    require('node:child_process').execFileSync('h2load', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch { return false }
-})()
-
 // TcpExt counters of this network namespace, by name.
-function tcpExt () {
-  const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n').filter(l => l.startsWith('TcpExt:'))
-  const names = lines[0].split(/\s+/).slice(1)
-  const values = lines[1].split(/\s+/).slice(1).map(Number)
-  return Object.fromEntries(names.map((n, i) => [n, values[i]]))
-}
+const tcpExt = () => readSnmp('self', 'netstat').TcpExt
 
 // Connections open at once on `server`, at most, while watching.
 function watchConnections (server) {
@@ -55,7 +43,6 @@ function h2load (args) {
 describe('the edge lanes\' upstream under 10,000 requests in flight (seed 004\'s workload)', function () {
   this.timeout(180000)
   const servers = useServers({ lanes: LANES.filter(l => l.name === 'h2e') })
-  before(function () { if (!h2loadAvailable) this.skip() })
 
   it(`Caddy holds at most ${EDGE_UPSTREAM_CONNS} connections to the app, whose listen queue (${EDGE_APP_BACKLOG}) never overflows; every request answered`, async () => {
     assert.ok(EDGE_APP_BACKLOG > EDGE_UPSTREAM_CONNS, 'the app must be able to queue every connection Caddy may dial at once')
