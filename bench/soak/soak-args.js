@@ -4,16 +4,18 @@
 const { UsageError } = require('../../common/errors')
 const { parseArgs } = require('node:util')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
-const { RSS_TOLERANCE, FD_RANGE } = require('./soak-trend')
+const { RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('./soak-trend')
+const { EDGE_UPSTREAM_CONNS } = require('../../server/edge/caddy')
 const { WORKLOADS } = require('./soak-workload')
 
 const LANE_NAMES = LANES.map(l => l.name)
 const DEFAULT_MINUTES = 30
 const DEFAULT_INTERVAL = 5
 const SMOKE = { minutes: 0.2, interval: 1 }
-const OPTION_NAMES = ['--minutes', '--lanes', '--interval', '--json', '--out', '--smoke', '--help']
+const OPTION_NAMES = ['--minutes', '--lanes', '--interval', '--json', '--out', '--smoke', '--from', '--help']
 
 const HELP = `Usage: npm run soak -- [options]
+       npm run soak -- --from <results.json> [--out <dir>] [--json]
 
 Soak test: runs mixed page batches against every lane, continuously, in the
 local Chromium (headless, through playwright-core), through the h2bench page's
@@ -28,7 +30,12 @@ Verdict, after a warm-up (the first 20 % of the run, at least 1 min for runs of
 5 min or more):
   RSS flat:   the least-squares growth of RSS over the measured span is below
               the larger of ${RSS_TOLERANCE.fraction * 100} % of the mean RSS and ${RSS_TOLERANCE.floorMiB} MiB
-  fds flat:   max − min of the open fds is at most ${FD_RANGE}
+  fds flat:   max − min of the open fds is at most ${FD_RANGE}, leaving out the
+              connections Caddy pools to the edge lanes' apps, which follow the
+              load (the server counts its sockets by owner from /proc/self/net/tcp)
+  edge pool:  at most ${EDGE_UPSTREAM_CONNS} of those per edge lane (Caddy's bound), and their
+              least-squares growth at most the larger of ${FD_RANGE} and ${POOL_GROWTH * 100} % of that bound
+  CLOSE_WAIT: sockets the peer closed and the server did not grow by at most ${FD_RANGE}
   no failure: zero failed requests, by the page's count and by Chromium's
               requestfailed events; the server process still running
 Exit code 0 when it passes, 1 when it does not, 2 for bad options, 130 when
@@ -43,6 +50,9 @@ Options:
   --json            print the full result as JSON on stdout (the report then goes to stderr)
   --smoke           ${SMOKE.minutes * 60} s of load, a sample every ${SMOKE.interval} s (about 20 s in all), to check
                     that everything works; not with --minutes or --interval
+  --from <file>     rebuild a finished soak's verdict, table and report from its
+                    results.json by today's rules (no load is run); with --out,
+                    write them there (e.g. back into the study's folder)
   -h, --help        show this help
 
 Progress goes to stderr, one line per sample. Needs Linux (/proc) and Chrome or
@@ -72,6 +82,7 @@ function parseSoakArgs (argv) {
         out: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
+        from: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false }
       }
     })
@@ -82,6 +93,15 @@ function parseSoakArgs (argv) {
   const { values, positionals } = parsed
   if (values.help) return { help: true }
   if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"; options are ${OPTION_NAMES.join(', ')}`)
+  if (values.from !== undefined) {
+    // --lanes has a default: whether it was given, only the command line says.
+    const given = ['minutes', 'interval', 'lanes'].filter(k => argv.some(a => a === `--${k}` || a.startsWith(`--${k}=`)))
+    if (values.smoke) given.push('smoke')
+    if (given.length) throw new UsageError(`--from rebuilds a finished soak from what it recorded: leave out ${given.map(k => `--${k}`).join(', ')}`)
+    if (!values.from.trim()) throw new UsageError('--from needs the path of a soak\'s results.json')
+    if (values.out !== undefined && !values.out.trim()) throw new UsageError('--out needs a directory')
+    return { help: false, from: values.from, out: values.out === undefined ? null : values.out, json: values.json }
+  }
   if (values.smoke && (values.minutes !== undefined || values.interval !== undefined)) {
     throw new UsageError(`--smoke sets its own length (${SMOKE.minutes * 60} s, a sample every ${SMOKE.interval} s): leave out --minutes and --interval`)
   }

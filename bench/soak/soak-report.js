@@ -42,8 +42,22 @@ function trendLines (trend) {
       `${signed(rss.slopePerMinute, 2)} MiB/min, growth over the ${f(rss.spanSeconds / 60)} min measured ${signed(rss.growth)} MiB ` +
       `(last half alone ${signed(rss.lateGrowth)} MiB); tolerance ${f(rss.toleranceMiB)} MiB (the larger of 5 % of the mean RSS and 16 MiB): ` +
       `${rss.flat ? 'flat' : 'GROWING'}`,
-    `Open fds after it: ${fds.min}…${fds.max} (range ${fds.spread}, tolerance ${fds.tolerance}; slope ${signed(fds.slopePerMinute, 2)}/min): ` +
-      `${fds.flat ? 'flat' : 'NOT FLAT'}${fds.sockets ? `; of them sockets ${fds.sockets.min}…${fds.sockets.max}, other fds ${fds.others.min}…${fds.others.max}` : ''}`
+    `Open fds after it${fds.lessPool ? ', less the edge pool below' : ''}: ${fds.min}…${fds.max} (range ${fds.spread}, tolerance ${fds.tolerance}; slope ${signed(fds.slopePerMinute, 2)}/min): ` +
+      `${fds.flat ? 'flat' : 'NOT FLAT'}${fds.sockets ? `; all sockets ${fds.sockets.min}…${fds.sockets.max}, other fds ${fds.others.min}…${fds.others.max}` : ''}` +
+      `${trend.clients ? `; the browser's and other TCP connections ${trend.clients.min}…${trend.clients.max}` : ''}`,
+    ...poolLines(trend)
+  ]
+}
+
+// The edge pool and CLOSE_WAIT (soaks that counted sockets by owner).
+function poolLines ({ pool, closeWait }) {
+  if (!pool) return ['Sockets were not counted by owner in this run (the edge pool is among the fds above).']
+  return [
+    `Edge pool (connections Caddy holds to the edge lanes' apps) after it: ${pool.min}…${pool.max} (bound ${pool.bound}: ` +
+      `${pool.withinBound ? 'within' : 'EXCEEDED'}); least-squares slope ${signed(pool.slopePerMinute, 2)}/min, growth over the ` +
+      `${f(pool.spanSeconds / 60)} min ${signed(pool.growth)} (tolerance ${f(pool.growthTolerance, 0)}): ${pool.notGrowing ? 'not growing' : 'GROWING'}`,
+    `Sockets in CLOSE_WAIT (the peer closed, the server has not) after it: ${closeWait.min}…${closeWait.max}; growth ` +
+      `${signed(closeWait.growth)} (tolerance ${closeWait.growthTolerance}): ${closeWait.flat ? 'not growing' : 'GROWING'}`
   ]
 }
 
@@ -69,6 +83,7 @@ function formatReport (result) {
     `h2bench soak, ${environment.date}: ${f(result.durationSeconds / 60)} min of load${result.interrupted ? ` (INTERRUPTED by ${result.interrupted}; planned ${settings.minutes} min)` : ''}, ` +
       `lanes ${settings.lanes.join(', ')}, a sample every ${settings.intervalSeconds} s`,
     `System: Node ${environment.node}, ${environment.chromium}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`,
+    ...(result.rebuilt ? [`Trend, verdict and this report rebuilt ${result.rebuilt.date} by h2bench ${result.rebuilt.h2bench} from the samples recorded (npm run soak -- --from)`] : []),
     `Workload rotation, each one window.h2bench.run({ repeats: 1, lanes: all }) on the h2bench page: ${settings.workloads.map(w => w.label).join(', ')}`,
     observersLine(observers),
     '',
@@ -83,7 +98,7 @@ function formatReport (result) {
     ...trendLines(trend),
     '',
     `VERDICT${result.interrupted ? ` (on the ${f(result.durationSeconds / 60)} min that ran before ${result.interrupted})` : ''}: ${verdict.pass ? 'PASS' : 'FAIL'}: ${verdict.pass
-      ? `RSS and open fds flat after the warm-up, ${int(totals.requests)} requests in ${int(totals.batches)} batches with zero failures`
+      ? `RSS and open fds flat after the warm-up${trend.pool ? ', the edge pool within its bound and not growing' : ''}, ${int(totals.requests)} requests in ${int(totals.batches)} batches with zero failures`
       : verdict.reasons.join('; ')}`
   ]
   if (result.serverExit) lines.push(`The server process exited during the run: ${result.serverExit}`)

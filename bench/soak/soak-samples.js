@@ -31,6 +31,7 @@ function takeSamples ({ child, info, state, durationMs, log }) {
       fds: msg.fds,
       observer,
       fdKinds: msg.fdKinds,
+      sockets: msg.sockets,
       loop: msg.loop,
       heapUsedMiB: msg.heapUsedMiB,
       heapTotalMiB: msg.heapTotalMiB,

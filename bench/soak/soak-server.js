@@ -4,14 +4,15 @@
 // own so that its RSS and fds are the server's alone. Started with fork():
 //   node bench/soak/soak-server.js <lanes,comma-separated> <interval ms>
 // Talks over IPC only:
-//   → { type: 'ready', pid, page, lanes, spki }       once listening
+//   → { type: 'ready', pid, page, lanes, spki }       once listening (an edge lane's entry: edge: true)
 //   ← { type: 'sample' }                               sample now; the interval restarts
-//   → { type: 'sample', at, rssMiB, heapUsedMiB, externalMiB, arrayBuffersMiB, fds, fdKinds, loop }
+//   → { type: 'sample', at, rssMiB, heapUsedMiB, externalMiB, arrayBuffersMiB, fds, fdKinds, sockets, loop }
 //                                                      then every interval
 // Disconnecting closes the servers and exits.
 const fs = require('node:fs')
 const { monitorEventLoopDelay } = require('node:perf_hooks')
 const { startLanes } = require('../../harness/start-lanes')
+const { parseTcpTable, classifySockets } = require('./soak-sockets')
 
 const MIB = 1024 * 1024
 // The event-loop delay timer fires every RESOLUTION ms; the histogram records
@@ -20,10 +21,12 @@ const RESOLUTION = 10
 
 // Open fds: the entries of /proc/self/fd, less the one the listing itself
 // opens (it shows up in its own listing), by kind (socket, pipe, anon_inode,
-// file) from the link targets.
-function openFds () {
+// file) from the link targets, and the sockets by owner (soak-sockets.js;
+// `poolPorts`: the edge apps' ports).
+function openFds (poolPorts) {
   const dir = fs.opendirSync('/proc/self/fd')
   const kinds = { socket: 0, pipe: 0, anon: 0, file: 0 }
+  const inodes = []
   let count = 0
   try {
     let entry
@@ -36,7 +39,10 @@ function openFds () {
       }
       if (target === '/proc/self/fd' || target.startsWith('/proc/') && target.endsWith('/fd')) continue // the listing itself
       count++
-      if (target.startsWith('socket:')) kinds.socket++
+      if (target.startsWith('socket:')) {
+        kinds.socket++
+        inodes.push(target.slice(8, -1))
+      }
       else if (target.startsWith('pipe:')) kinds.pipe++
       else if (target.startsWith('anon_inode:')) kinds.anon++
       else kinds.file++
@@ -44,7 +50,15 @@ function openFds () {
   } finally {
     dir.closeSync()
   }
-  return { count, kinds }
+  const table = new Map()
+  for (const file of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+    try {
+      parseTcpTable(fs.readFileSync(file, 'utf8'), table)
+    } catch {
+      // no IPv6 in this kernel: no tcp6 table
+    }
+  }
+  return { count, kinds, sockets: classifySockets(inodes, table, poolPorts) }
 }
 
 const ms = ns => +(Math.max(0, ns / 1e6 - RESOLUTION)).toFixed(2)
@@ -55,12 +69,13 @@ async function main () {
   // The lanes and the page server on free ports, with a throw-away
   // certificate (Chromium trusts it by SPKI), as bench/runner/run.js starts them.
   const { running, tls } = await startLanes(process.argv[2].split(','))
+  const poolPorts = new Set(running.lanes.filter(l => l.appPort).map(l => l.appPort))
 
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION })
   histogram.enable()
   const sample = () => {
     const mem = process.memoryUsage()
-    const fds = openFds()
+    const fds = openFds(poolPorts)
     const loop = histogram.count > 0
       ? { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean), count: histogram.count }
       : { p50: null, p99: null, max: null, mean: null, count: 0 }
@@ -75,6 +90,7 @@ async function main () {
       arrayBuffersMiB: mib(mem.arrayBuffers),
       fds: fds.count,
       fdKinds: fds.kinds,
+      sockets: fds.sockets,
       loop
     })
   }
@@ -99,7 +115,7 @@ async function main () {
     pid: process.pid,
     spki: tls.spki,
     page: running.page.url,
-    lanes: running.lanes.map(l => ({ name: l.name, label: l.label, protocol: l.protocol, url: l.url, port: l.port }))
+    lanes: running.lanes.map(l => ({ name: l.name, label: l.label, protocol: l.protocol, url: l.url, port: l.port, edge: Boolean(l.appPort) }))
   })
 }
 

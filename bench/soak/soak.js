@@ -6,7 +6,8 @@
 // fds flat after the warm-up (bench/soak/soak-trend.js), zero failed requests.
 // Its command line: soak-args.js; one run: soak-run.js (the load:
 // soak-workload.js; the samples: soak-samples.js; the result:
-// soak-result.js); what it prints and writes: soak-report.js.
+// soak-result.js); what it prints and writes: soak-report.js; --from, a
+// finished soak judged again: soak-rebuild.js.
 const path = require('node:path')
 const { parseSoakArgs, HELP } = require('./soak-args')
 const { signalExitCode } = require('../../common/cli')
@@ -14,6 +15,24 @@ const { WORKLOADS } = require('./soak-workload')
 const { soak } = require('./soak-run')
 const { SIGNALS } = require('./soak-result')
 const { formatReport, writeOutputs } = require('./soak-report')
+const { rebuildSoak } = require('./soak-rebuild')
+
+// The report (stdout, or stderr with --json and the result on stdout), and
+// the files when --out names a directory.
+function output (opts, result, log) {
+  const report = formatReport(result)
+  if (opts.json) {
+    log(report)
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  } else {
+    process.stdout.write(report + '\n')
+  }
+  if (opts.out) {
+    const dir = path.resolve(opts.out)
+    const files = writeOutputs(dir, result)
+    log(`wrote ${path.relative(process.cwd(), dir) || '.'}/{${files.join(',')}}`)
+  }
+}
 
 // → the exit code (common/cli.js): 0 pass, 1 fail, 128 + n when signal n interrupted it.
 async function main (argv) {
@@ -24,6 +43,11 @@ async function main (argv) {
   }
   opts.argv = argv
   const log = line => process.stderr.write(line + '\n')
+  if (opts.from) {
+    const result = rebuildSoak(opts.from) // UsageError for a missing or foreign file
+    output(opts, result, log)
+    return result.verdict.pass ? 0 : 1
+  }
   // Ctrl-C (or SIGTERM): stop the load, take a last sample, report, close the
   // browser and the server. Another one, a second or more later: end now.
   // (Under npm run, one Ctrl-C arrives twice: from the terminal and
@@ -44,18 +68,7 @@ async function main (argv) {
   }
   for (const s of SIGNALS) process.on(s, onSignal)
   const result = await soak(opts, log, fn => { stopLoadRef = fn; if (signalled) fn(signalled) })
-  const report = formatReport(result)
-  if (opts.json) {
-    log(report)
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n')
-  } else {
-    process.stdout.write(report + '\n')
-  }
-  if (opts.out) {
-    const dir = path.resolve(opts.out)
-    const files = writeOutputs(dir, result)
-    log(`wrote ${path.relative(process.cwd(), dir) || '.'}/{${files.join(',')}}`)
-  }
+  output(opts, result, log)
   if (result.interrupted) return signalExitCode(result.interrupted)
   return result.verdict.pass ? 0 : 1
 }

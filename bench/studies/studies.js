@@ -5,7 +5,7 @@
 // measuring path (anything a measurement runs: the lanes and the page, the
 // link, the harness, the load tools, the cells and the runner's loop, the
 // experiments' cells; not what only writes reports from results.json, which
-// `npm run bench -- --from` rebuilds). A report measured with uncommitted
+// `npm run bench -- --from` and `npm run soak -- --from` rebuild). A report measured with uncommitted
 // changes, or with a commit this history lacks, is stale too: nobody can say
 // which code made it.
 //   npm run studies                 each study: fresh or stale, and why
@@ -24,7 +24,8 @@ const ROOT = path.join(__dirname, '..', '..')
 const HELP = `Usage: npm run studies -- [--check] [--commands]
 
 The committed studies (docs/**/results.json): the commit each was measured with, and whether the code a
-measurement runs has changed since (report-only code, rebuilt by npm run bench -- --from, does not count).
+measurement runs has changed since (report-only code, rebuilt by npm run bench -- --from or
+npm run soak -- --from, does not count).
   --check      exit 1 when a study is stale
   --commands   print the command that reruns each stale study (into its own folder), one a line
   --help       this text`

@@ -29,7 +29,7 @@ describe('npm run soak -- --smoke --json (Chromium against every lane, the serve
     assert.ok(result.code === 0 || result.code === 1, `exit code ${result.code}`)
     assert.equal(result.code === 0, json.verdict.pass)
     if (!json.verdict.pass) {
-      for (const reason of json.verdict.reasons) assert.match(reason, /^(RSS grew|open fds ranged)/, 'a failure other than a trend')
+      for (const reason of json.verdict.reasons) assert.match(reason, /^(RSS grew|open fds( \(less the edge pool\))? ranged|the edge pool grew|sockets in CLOSE_WAIT grew)/, 'a failure other than a trend')
     }
   })
 
@@ -44,9 +44,14 @@ describe('npm run soak -- --smoke --json (Chromium against every lane, the serve
       assert.ok(Number.isInteger(s.fds) && s.fds > 5, `fds ${s.fds}`)
       assert.equal(s.fdKinds.socket + s.fdKinds.pipe + s.fdKinds.anon + s.fdKinds.file, s.fds)
       assert.ok(s.fdKinds.socket >= LANES.length + 1, 'at least the listening sockets')
+      const { pool, listen, clients, other } = s.sockets
+      assert.equal(pool + listen + clients + other, s.fdKinds.socket, `t=${s.t}: the sockets by owner add up (${JSON.stringify(s.sockets)})`)
+      assert.ok(listen >= LANES.length + 1, `t=${s.t}: ${listen} listening: a lane (an edge lane's app) each, and the page`)
       assert.ok(s.loop.p50 >= 0 && s.loop.p50 <= s.loop.p99 && s.loop.p99 <= s.loop.max, JSON.stringify(s.loop))
     }
     assert.ok(json.samples.at(-1).t >= 10, 'samples through the run')
+    const pools = json.samples.map(s => s.sockets.pool)
+    assert.ok(Math.max(...pools) > pools[0] && Math.max(...pools) <= json.trend.pool.bound, `the edge pool under load: ${Math.max(...pools)} (bound ${json.trend.pool.bound})`)
   })
 
   it('has the two observers agree: the server\'s own RSS and fds and /proc/<pid> read by the parent', () => {
@@ -96,7 +101,10 @@ describe('npm run soak: bad options', () => {
     [['--lanes', 'h1,h4'], /^soak: --lanes: unknown lane "h4"; lanes are h1, h2, h2n, h3, h2e$/],
     [['--minute', '5'], /^soak: Unknown option '--minute'; options are --minutes, /],
     [['--interval', '0'], /^soak: --interval must be a number of seconds from 0\.5 to 300; got "0"$/],
-    [['--smoke', '--minutes', '1'], /^soak: --smoke sets its own length/]
+    [['--smoke', '--minutes', '1'], /^soak: --smoke sets its own length/],
+    [['--from', 'docs/soak/results.json', '--lanes', 'h1'], /^soak: --from rebuilds a finished soak from what it recorded: leave out --lanes$/],
+    [['--from', 'package.json'], /^soak: --from package\.json is not a soak's results\.json/],
+    [['--from', 'no/such.json'], /^soak: --from no\/such\.json: no such file$/]
   ]) {
     it(`${args.join(' ')}: one line naming the flag, exit 2`, async () => {
       const r = await runNode(SOAK, args)
@@ -110,8 +118,36 @@ describe('npm run soak: bad options', () => {
   it('--help lists every option and the verdict\'s tolerances', async () => {
     const r = await runNode(SOAK, ['--help'])
     assert.equal(r.code, 0)
-    for (const flag of ['--minutes', '--lanes', '--interval', '--out', '--json', '--smoke', '--help']) assert.ok(r.stdout.includes(flag), flag)
+    for (const flag of ['--minutes', '--lanes', '--interval', '--out', '--json', '--smoke', '--from', '--help']) assert.ok(r.stdout.includes(flag), flag)
     assert.match(r.stdout, /5 % of the mean RSS and 16 MiB/)
     assert.match(r.stdout, /at most 8/)
   })
 })
+
+describe('npm run soak -- --from (a finished soak judged again)', function () {
+  this.timeout(30000)
+  const os = require('node:os')
+  const fs = require('node:fs')
+
+  it('rebuilds the committed soak\'s trend, verdict and report from its samples, says so, and leaves the measurement alone', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-soak-from-'))
+    try {
+      const from = path.join(__dirname, '..', '..', '..', 'docs', 'soak', 'results.json')
+      const r = await runNode(SOAK, ['--from', from, '--out', dir])
+      const before = JSON.parse(fs.readFileSync(from, 'utf8'))
+      const after = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
+      assert.equal(r.code, after.verdict.pass ? 0 : 1, r.stderr)
+      assert.match(r.stdout, /^Trend, verdict and this report rebuilt \S+ by h2bench .* from the samples recorded/m)
+      assert.match(r.stdout, /^VERDICT: (PASS|FAIL)/m)
+      for (const key of ['environment', 'samples', 'runs', 'totals', 'perLane', 'durationSeconds', 'failed', 'browserFailed']) {
+        assert.deepEqual(after[key], before[key], `${key} is what was measured`)
+      }
+      assert.equal(after.trend.samples, before.trend.samples)
+      assert.ok(after.rebuilt.date && after.rebuilt.h2bench)
+      assert.ok(fs.existsSync(path.join(dir, 'report.md')) && fs.existsSync(path.join(dir, 'chart.svg')))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
