@@ -33,12 +33,36 @@ const REPORT_ONLY = [
   'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js'
 ]
 
+// pathspecs of `rooms` less REPORT_ONLY.
+function pathspecs (rooms) {
+  return [
+    ...rooms,
+    ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`),
+    ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)
+  ]
+}
+
 // The measuring path as git pathspecs: MEASURED_CODE less REPORT_ONLY.
-const MEASURING_PATH = [
-  ...MEASURED_CODE,
-  ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`),
-  ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)
-]
+const MEASURING_PATH = pathspecs(MEASURED_CODE)
+
+// What each study-making command runs beyond the rooms every measurement
+// shares (the lanes and the page, the link, the harness, the tools): its own
+// folders. A study depends on those and the shared rooms; a change to another
+// command's folders (the soak's, say, for a runner study) leaves it fresh.
+const TOOL_ROOMS = {
+  'npm run soak': ['bench/soak'],
+  'npm run bench:pairing': ['bench/pairing', 'bench/runner', 'bench/cells', 'bench/experiments', 'load'],
+  'npm run bench': ['bench/runner', 'bench/cells', 'bench/experiments', 'load']
+}
+const SHARED_ROOMS = MEASURED_CODE.filter(room => room !== 'bench' && room !== 'load')
+
+// The measuring path of the study a command made (results.json's
+// environment.command), as git pathspecs; a command of no known tool
+// depends on all of MEASURED_CODE.
+function measuringPathFor (command = '') {
+  const tool = Object.keys(TOOL_ROOMS).sort((a, b) => b.length - a.length).find(t => command === t || command.startsWith(`${t} `))
+  return tool ? pathspecs([...SHARED_ROOMS, ...TOOL_ROOMS[tool]]) : MEASURING_PATH
+}
 
 // The short commit, marked when files on the measuring path have uncommitted
 // changes (naming up to four of them); null outside a git checkout.
@@ -66,4 +90,4 @@ function environmentRecord ({ commit = gitCommit() } = {}) {
   }
 }
 
-module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, MEASURED_CODE, REPORT_ONLY, MEASURING_PATH }
+module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, measuringPathFor, MEASURED_CODE, REPORT_ONLY, MEASURING_PATH, TOOL_ROOMS }

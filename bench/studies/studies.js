@@ -2,10 +2,12 @@
 
 // npm run studies: the committed studies (every docs/**/results.json), the
 // code each was measured with, and whether that code has changed since on the
-// measuring path (anything a measurement runs: the lanes and the page, the
-// link, the harness, the load tools, the cells and the runner's loop, the
-// experiments' cells; not what only writes reports from results.json, which
-// `npm run bench -- --from` and `npm run soak -- --from` rebuild). A report measured with uncommitted
+// measuring path of the command that made it (what every measurement runs:
+// the lanes and the page, the link, the harness, the tools; and that
+// command's own: the runner's loop, cells, experiments and load tools, or the
+// soak's; harness/provenance.js measuringPathFor); not what only writes
+// reports from results.json, which `npm run bench -- --from` and
+// `npm run soak -- --from` rebuild). A report measured with uncommitted
 // changes, or with a commit this history lacks, is stale too: nobody can say
 // which code made it.
 //   npm run studies                 each study: fresh or stale, and why
@@ -16,7 +18,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 // The measuring path is declared beside the code that records what a run measured with (harness/provenance.js).
-const { MEASURING_PATH, REPORT_ONLY } = require('../../harness/provenance')
+const { MEASURING_PATH, REPORT_ONLY, measuringPathFor } = require('../../harness/provenance')
 const { usage } = require('../../common/cli')
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -56,8 +58,9 @@ function rerunCommand (command, dir) {
 }
 
 // → { file, dir, commit, command, fresh, why } for one results.json.
-function studyState (file, { root = ROOT, paths = MEASURING_PATH } = {}) {
+function studyState (file, { root = ROOT, paths = null } = {}) {
   const env = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')).environment || {}
+  if (!paths) paths = measuringPathFor(env.command)
   const dir = path.dirname(file)
   const [, commit = null, dirty = ''] = /^\S+\s+([0-9a-f]{7,40})?(.*)$/.exec(env.h2bench || '') || []
   const base = { file, dir, commit, command: env.command ? rerunCommand(env.command, dir) : null }

@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { studyState, findStudies, rerunCommand } = require('../../bench/studies/studies')
-const { gitCommit } = require('../../harness/provenance')
+const { gitCommit, measuringPathFor, MEASURING_PATH } = require('../../harness/provenance')
 
 describe('npm run studies: which committed study the code has moved past', () => {
   let root
@@ -83,4 +83,27 @@ describe('npm run studies: which committed study the code has moved past', () =>
     // Recorded as argv joined by spaces: a shell must not read `|` as a pipe.
     assert.equal(rerunCommand('npm run bench -- interop --cells goodput|blackhole --out x', 'docs/i'), "npm run bench -- interop --cells 'goodput|blackhole' --out docs/i")
   })
+
+  it('a study depends on the shared rooms and its own command\'s: the soak\'s code does not stale a runner study, nor the runner\'s a soak', () => {
+    const measured = git('rev-parse', '--short', 'HEAD')
+    study(`0.1.0 ${measured}`)
+    commit('docs/soak/results.json', JSON.stringify({ environment: { h2bench: `0.1.0 ${measured}`, command: 'npm run soak -- --minutes 30 --out docs/soak' } }))
+    commit('docs/study-pairing/results.json', JSON.stringify({ environment: { h2bench: `0.1.0 ${measured}`, command: 'npm run bench:pairing -- --out x' } }))
+    commit('bench/soak/soak-server.js', 'the soak\'s server')
+    assert.equal(studyState('docs/study-rest/results.json', { root }).fresh, true)
+    assert.equal(studyState('docs/study-pairing/results.json', { root }).fresh, true)
+    assert.match(studyState('docs/soak/results.json', { root }).why, /changed the measuring path .*bench\/soak\/soak-server\.js/)
+    commit('load/tools/h2load.js', 'a load tool')
+    assert.equal(studyState('docs/study-rest/results.json', { root }).fresh, false, 'the runner\'s load cells run load/')
+    assert.equal(studyState('docs/study-pairing/results.json', { root }).fresh, false)
+    const soak = studyState('docs/soak/results.json', { root })
+    assert.doesNotMatch(soak.why, /load\/tools/, 'the soak does not run load/')
+    // What every measurement runs stales all three:
+    commit('server/app.js', '2')
+    for (const f of ['docs/study-rest/results.json', 'docs/study-pairing/results.json', 'docs/soak/results.json']) {
+      assert.match(studyState(f, { root }).why, /server\/app\.js/, f)
+    }
+    assert.deepEqual(measuringPathFor('h2bench something else'), MEASURING_PATH, 'an unknown command depends on everything')
+  })
 })
+
