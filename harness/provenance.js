@@ -49,10 +49,14 @@ const MEASURING_PATH = pathspecs(MEASURED_CODE)
 // shares (the lanes and the page, the link, the harness, the tools): its own
 // folders. A study depends on those and the shared rooms; a change to another
 // command's folders (the soak's, say, for a runner study) leaves it fresh.
+// Firefox's harness is the runner's alone (the soak drives Chromium): it is
+// left out of the shared rooms for a command that does not name it.
+const FIREFOX = ['harness/firefox', 'harness/firefox.js']
+const RUNNER = ['bench/runner', 'bench/cells', 'bench/experiments', 'load', ...FIREFOX]
 const TOOL_ROOMS = {
   'npm run soak': ['bench/soak'],
-  'npm run bench:pairing': ['bench/pairing', 'bench/runner', 'bench/cells', 'bench/experiments', 'load'],
-  'npm run bench': ['bench/runner', 'bench/cells', 'bench/experiments', 'load']
+  'npm run bench:pairing': ['bench/pairing', ...RUNNER],
+  'npm run bench': RUNNER
 }
 const SHARED_ROOMS = MEASURED_CODE.filter(room => room !== 'bench' && room !== 'load')
 
@@ -61,7 +65,9 @@ const SHARED_ROOMS = MEASURED_CODE.filter(room => room !== 'bench' && room !== '
 // depends on all of MEASURED_CODE.
 function measuringPathFor (command = '') {
   const tool = Object.keys(TOOL_ROOMS).sort((a, b) => b.length - a.length).find(t => command === t || command.startsWith(`${t} `))
-  return tool ? pathspecs([...SHARED_ROOMS, ...TOOL_ROOMS[tool]]) : MEASURING_PATH
+  if (!tool) return MEASURING_PATH
+  const rooms = TOOL_ROOMS[tool]
+  return [...pathspecs([...SHARED_ROOMS, ...rooms]), ...FIREFOX.filter(r => !rooms.includes(r)).map(r => `:(exclude)${r}`)]
 }
 
 // The short commit, marked when files on the measuring path have uncommitted

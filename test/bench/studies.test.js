@@ -98,6 +98,10 @@ describe('npm run studies: which committed study the code has moved past', () =>
     assert.equal(studyState('docs/study-pairing/results.json', { root }).fresh, false)
     const soak = studyState('docs/soak/results.json', { root })
     assert.doesNotMatch(soak.why, /load\/tools/, 'the soak does not run load/')
+    // Firefox's harness is the runner's: not the soak's.
+    commit('harness/firefox/h3-plan.js', 'learn h3')
+    assert.equal(studyState('docs/soak/results.json', { root }).why.includes('harness/firefox'), false)
+    assert.match(studyState('docs/study-rest/results.json', { root }).why, /harness\/firefox\/h3-plan\.js/)
     // What every measurement runs stales all three:
     commit('server/app.js', '2')
     for (const f of ['docs/study-rest/results.json', 'docs/study-pairing/results.json', 'docs/soak/results.json']) {
