@@ -19,7 +19,7 @@ const { readRemoteLanes, RemoteLanesError } = require('../harness/remote-lanes')
 const { reachable, probeServer, serverLanes, SHORT } = require('./server-probe')
 const { summariseAb } = require('./tools/ab-trace')
 const { summariseNghttp } = require('./tools/nghttp-trace')
-const { summariseQlogDir } = require('./qlog')
+const { summariseQlogDir, quicRecovery } = require('./qlog')
 const { LANES, laneByName } = require('../server/lanes')
 const { InputError } = require('../common/errors')
 const { ensureOha } = require('../tools/oha/build')
@@ -253,6 +253,32 @@ function takeNewQlogs (dir, before) {
   return own
 }
 
+// How long a run's QUIC connections may take to close after the tool ends
+// (the edge closes idle ones after 5 s; quic-go writes a connection's qlog
+// out as it closes).
+const QLOG_CLOSE_WAIT_MS = 7000
+
+// The recovery the server logged for one run's QUIC connections (the qlogs
+// new in `dir` since `before`), once they have closed or QLOG_CLOSE_WAIT_MS
+// has passed; the files are removed after reading (a run at a time, disk
+// bounded). → quicRecovery()'s figures, or { error } when they cannot be read.
+async function quicCostsOf (dir, before) {
+  const fresh = () => fs.readdirSync(dir).filter(f => !before.has(f) && f.endsWith('.sqlog'))
+  const closed = f => {
+    try { return fs.readFileSync(path.join(dir, f), 'utf8').includes('"transport:connection_closed"') } catch { return false }
+  }
+  const until = Date.now() + QLOG_CLOSE_WAIT_MS
+  while (Date.now() < until && !fresh().every(closed)) await new Promise(resolve => setTimeout(resolve, 100))
+  const own = takeNewQlogs(dir, before)
+  try {
+    return quicRecovery(own)
+  } catch (err) {
+    return { error: err.message }
+  } finally {
+    fs.rmSync(own, { recursive: true, force: true })
+  }
+}
+
 // Everything before the first tool runs: the lanes (given by URL, or
 // started, behind a link when `links` has one), each lane's tool checked.
 // opts: { lanes: names | null, urls: [..], tools: { lane|protocol: tool }, presetTools,
@@ -275,7 +301,11 @@ async function openLoad (opts, { log = () => {} } = {}) {
   const plan = await planTools(lanes, opts, log)
   checkWorkload(baseWorkload, plan)
   if (server) await checkQuic(plan, server)
-  const qlogDir = opts.trace && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
+  // The edge's qlog: for --trace, and for the costs (QUIC's own recovery) of
+  // the h3 lane's runs; quic-go then logs every packet the edge sends and
+  // receives, which costs Caddy CPU (npm run bench:qlog-cost measures it;
+  // opts.quicLog: false leaves it off).
+  const qlogDir = (opts.trace || (opts.costs && opts.quicLog !== false && plan.some(p => p.lane.protocol === 'h3'))) && !given ? fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-qlog-')) : null
   let servers = null
   if (!given) {
     try {
@@ -321,9 +351,11 @@ async function openLoad (opts, { log = () => {} } = {}) {
       // The same drops for every lane (link/forwarder: each decision a function of the seed and the packet's index).
       const seed = !session ? null : seedOf ? seedOf(lane.name) : shared
       if (seed !== null && seed !== undefined) await session.control.seed(seed)
+      const quicLogged = meter && qlogDir && lane.protocol === 'h3' ? new Set(fs.readdirSync(qlogDir)) : null
       if (meter) await meter.start()
       const run = await runTool({ tool, lane, workload, spawnWith, link: linkCtl, timeoutS: opts.timeoutS })
       const costs = meter ? await meter.stop({ toolCpuMs: run.toolCpuMs ?? null }) : null
+      if (quicLogged) costs.quic = await quicCostsOf(qlogDir, quicLogged)
       const row = rowOf({ lane, tool, version, workload, run, link })
       if (costs) row.costs = costs
       if (seed !== null && seed !== undefined) row.linkSeed = seed

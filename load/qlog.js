@@ -152,4 +152,38 @@ function summariseQlogDir (dir) {
   }
 }
 
-module.exports = { summariseQlogDir }
+// The recovery a folder of the server's qlogs logs (the runner's costs of an
+// h3 run, load/load.js): → { connections, closed, truncated, packetsSent,
+// packetsLost (recovery:packet_lost: packets the server declared lost, by
+// packet or time threshold), ptoExpired (recovery:loss_timer_updated,
+// expired, pto: probe timeouts, QUIC's retransmission timeouts),
+// spuriousLosses (recovery:spurious_loss: declared lost, then acknowledged),
+// qlogBytes (the files' size) }.
+// The server's view only: what it sent and lost, the downlink's recovery; the
+// client's losses are in the client's qlog, which no tool here writes.
+function quicRecovery (dir) {
+  const files = fs.readdirSync(dir).filter(n => n.endsWith('.sqlog')).sort()
+  const out = { connections: 0, closed: 0, truncated: 0, packetsSent: 0, packetsLost: 0, ptoExpired: 0, spuriousLosses: 0, qlogBytes: 0 }
+  for (const name of files) {
+    out.qlogBytes += fs.statSync(path.join(dir, name)).size
+    const trace = parseQlog(path.join(dir, name))
+    if (trace.vantage !== 'server') throw new TraceError(`qlog: ${name} is the ${trace.vantage}'s: the costs count the server's recovery`)
+    out.connections++
+    if (trace.truncated) out.truncated++
+    for (const e of trace.events) {
+      const data = (e && e.data) || {}
+      switch (e && e.name) {
+        case 'transport:packet_sent': out.packetsSent++; break
+        case 'transport:connection_closed': out.closed++; break
+        case 'recovery:packet_lost': out.packetsLost++; break
+        case 'recovery:spurious_loss': out.spuriousLosses++; break
+        case 'recovery:loss_timer_updated':
+          if (data.event_type === 'expired' && data.timer_type === 'pto') out.ptoExpired++
+          break
+      }
+    }
+  }
+  return out
+}
+
+module.exports = { summariseQlogDir, quicRecovery }

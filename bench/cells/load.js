@@ -11,6 +11,7 @@ const { repeatWithinBudget, row, seedOf } = require('./helpers')
 const { turnSeed, mergeInTurn, timeOf, MAX_RUNS } = require('./load-in-turn')
 const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../runner/costs')
+const { parseLinkSpec } = require('../../link/spec')
 
 const median = list => list.length ? +stats.median(list).toFixed(3) : null
 
@@ -35,6 +36,24 @@ function loadFields (runs, { tool, toolVersion, command }) {
     duplicatedDown: pick(r => r.wire && r.wire.down.duplicated),
     corruptedDown: pick(r => r.wire && r.wire.down.corrupted)
   }
+}
+
+// Whether a link may drop packets: loss (random or bursty), corruption (the
+// receiver drops what fails its checksum), scheduled drops, outages, a
+// flow's first packets, a rebinding, or a bottleneck (a rate, a
+// trace, rate steps, cross traffic) whose queue may overflow. Only there is
+// the edge's qlog turned on for the h3 lane's recovery (load/load.js): it
+// costs Caddy a JSON record a packet (npm run bench:qlog-cost: a 20 MiB
+// transfer on loopback 1.41× as long), and where nothing can drop there is
+// nothing to recover.
+function linkCanDrop (spec) {
+  if (!spec) return false
+  const link = parseLinkSpec(spec)
+  return ['up', 'down'].some(d => {
+    const x = link[d]
+    return x.loss > 0 || x.corrupt > 0 || Boolean(x.gemodel || x.drop || x.outage || x.dropflow || x.rebind || x.cross || x.aqm) ||
+      x.rateBps !== null || Boolean(x.trace) || (x.steps || []).some(step => step.rateBps)
+  })
 }
 
 // A cell runs its variants one after the other (default: one, the
@@ -73,7 +92,8 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, 
     links: [cell.link],
     trace: false,
     timeoutS: cell.timeoutS || 300,
-    costs: true
+    costs: true,
+    quicLog: linkCanDrop(cell.link)
   }
   if (!opts.lanes.length) return []
   if (cell.inTurn && !(Number.isInteger(cell.inTurn.runs) && cell.inTurn.runs >= 1 && cell.inTurn.runs <= MAX_RUNS)) {
@@ -148,4 +168,4 @@ async function runInTurn (load, { cell, reverse, seedFor }) {
   return [...per].map(([lane, list]) => mergeInTurn(list, { runs, deadlineS, seed: seedFor(lane) }))
 }
 
-module.exports = { runLoadCell, loadFields }
+module.exports = { runLoadCell, loadFields, linkCanDrop }

@@ -12,8 +12,10 @@
 //   latency      the round trips the protocol cannot avoid (the bound's, bench/runner/bounds.js) with the server's delay
 // and loss recovery, named when the link dropped packets and TCP timed out or
 // retransmitted. Over QUIC (transport 'quic') the namespaces' TCP counters see
-// only other traffic (the link's control, the ledger): its drops are named,
-// recovered by QUIC itself, and no TCP figure is put to them. The largest
+// only other traffic (the link's control, the ledger): no TCP figure is put to
+// its drops; where the server's qlog was read (the load cells' h3 runs), its
+// declared losses and probe timeouts are (timeouts: the PTOs), else the drops
+// are named as recovered by QUIC, uncounted. The largest
 // share names the cell's cost; one at 80 % or more of the time shapes it, and
 // a CPU share that does marks the cell as shaped by the machine's CPU, not by
 // HTTP.
@@ -42,6 +44,19 @@ function sumCosts (records) {
     retransmitted: sum(r => r.tcp[side] && r.tcp[side].retransmitted),
     timeouts: sum(r => r.tcp[side] && r.tcp[side].timeouts)
   } : null
+  // QUIC's recovery by the server's qlog (load cells' h3 runs: load/load.js); runs whose qlog could not be read are counted apart.
+  const quicRuns = list.filter(r => r.quic && !r.quic.error)
+  const quicSum = k => quicRuns.reduce((n, r) => n + (r.quic[k] || 0), 0)
+  const quic = list.some(r => r.quic) ? {
+    runs: quicRuns.length,
+    unread: list.filter(r => r.quic && r.quic.error).length,
+    connections: quicSum('connections'),
+    unclosed: quicSum('connections') - quicSum('closed'),
+    packetsSent: quicSum('packetsSent'),
+    packetsLost: quicSum('packetsLost'),
+    ptoExpired: quicSum('ptoExpired'),
+    spuriousLosses: quicSum('spuriousLosses')
+  } : null
   return {
     runs: list.length,
     wallMs: +sum(r => r.wallMs).toFixed(1),
@@ -50,7 +65,8 @@ function sumCosts (records) {
     pageTaskMs: has(r => r.pageTaskMs) ? sum(r => r.pageTaskMs) : null,
     serverCpuMs: has(r => r.serverCpuMs) ? sum(r => r.serverCpuMs) : null, // null: the lanes ran elsewhere (--lanes-at)
     link: has(r => r.link) ? { up: dir('up'), down: dir('down') } : null,
-    tcp: { server: tcp('server'), client: tcp('client') }
+    tcp: { server: tcp('server'), client: tcp('client') },
+    ...(quic ? { quic } : {})
   }
 }
 
@@ -109,15 +125,23 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null, tr
   const dropsOf = d => d.lost + d.queueDropped + (d.otherDropped || 0) // records from before otherDropped have none
   const drops = costs.link ? dropsOf(costs.link.down) + dropsOf(costs.link.up) : 0
   const quic = transport === 'quic'
+  // Over QUIC, the server's qlog where it was read (load cells), else nothing: the namespaces' TCP counters see other traffic.
+  const qlog = quic && costs.quic && costs.quic.runs === costs.runs ? costs.quic : null
   const tcp = quic ? [] : ['server', 'client'].map(k => costs.tcp[k]).filter(Boolean)
-  const timeouts = tcp.reduce((n, t) => n + t.timeouts, 0)
+  const timeouts = qlog ? qlog.ptoExpired : tcp.reduce((n, t) => n + t.timeouts, 0)
   const retransmitted = tcp.reduce((n, t) => n + t.retransmitted, 0)
-  const loss = drops ? (quic ? { drops, transport } : { drops, timeouts, retransmitted }) : null
+  // Over QUIC a loss the link did not count (a corrupted packet, dropped by its receiver) is in the qlog.
+  const lossy = drops > 0 || (qlog !== null && qlog.packetsLost > 0)
+  const loss = !lossy ? null
+    : qlog ? { drops, transport, declaredLost: qlog.packetsLost, timeouts }
+      : quic ? { drops, transport } : { drops, timeouts, retransmitted }
   const [top] = Object.entries(shares).sort((a, b) => b[1] - a[1])
   let dominant
   if (loss && (top[1] < 0.5 || timeouts > 0)) {
-    const recovery = quic ? 'recovered by QUIC (its retransmissions are not counted here)' : `${retransmitted} TCP retransmissions, ${timeouts} timeouts`
-    dominant = `loss recovery: ${drops} packets dropped, ${recovery} (over ${over})` +
+    const recovery = qlog
+      ? `the server's QUIC declared ${qlog.packetsLost} packets lost and ${qlog.ptoExpired} probe timeouts fired (its qlog; the client's own recovery is not logged)`
+      : quic ? 'recovered by QUIC (its retransmissions are not counted here)' : `${retransmitted} TCP retransmissions, ${timeouts} timeouts`
+    dominant = `loss recovery: ${drops || !qlog ? `${drops} packets dropped, ` : ''}${recovery} (over ${over})` +
       `; next, ${sentences[top[0]]}`
   } else if (top[1] >= SHAPING) {
     dominant = sentences[top[0]]

@@ -100,6 +100,28 @@ describe('the measured dominant cost of a cell', () => {
     assert.match(dominantCost(costs, bound()).dominant, /14 packets dropped, 5 TCP retransmissions, 1 timeouts/)
   })
 
+  it('loss recovery over QUIC with the server\'s qlog: its declared losses and probe timeouts named, summed over the runs', () => {
+    const quic = (packetsLost, ptoExpired, extra = {}) => ({ connections: 1, closed: 1, truncated: 0, packetsSent: 150, packetsLost, ptoExpired, spuriousLosses: 0, ...extra })
+    const runs = [
+      record({ wallMs: 1500, link: { up: linkDir(5000, 1), down: linkDir(100000, 6) }, quic: quic(6, 1) }),
+      record({ wallMs: 1500, link: { up: linkDir(5000, 0), down: linkDir(100000, 7) }, quic: quic(7, 0, { connections: 2, closed: 1 }) })
+    ]
+    const costs = sumCosts(runs)
+    assert.deepEqual(costs.quic, { runs: 2, unread: 0, connections: 3, unclosed: 1, packetsSent: 300, packetsLost: 13, ptoExpired: 1, spuriousLosses: 0 })
+    const d = dominantCost(costs, bound(), 'oha', null, 'quic')
+    assert.match(d.dominant, /^loss recovery: 14 packets dropped, the server's QUIC declared 13 packets lost and 1 probe timeouts fired \(its qlog; the client's own recovery is not logged\) \(over 2 runs\); next, /)
+    assert.deepEqual(d.loss, { drops: 14, transport: 'quic', declaredLost: 13, timeouts: 1 })
+    // A run whose qlog could not be read leaves the row's QUIC figures out, not half-counted.
+    const partial = sumCosts([...runs, record({ wallMs: 1500, link: { up: linkDir(5000), down: linkDir(100000, 2) }, quic: { error: 'qlog: no .sqlog' } })])
+    assert.equal(partial.quic.unread, 1)
+    assert.match(dominantCost(partial, bound(), 'oha', null, 'quic').dominant, /recovered by QUIC \(its retransmissions are not counted here\)/)
+    // A corrupted packet is no drop of the link's, but QUIC lost it: the qlog names the recovery alone.
+    const corrupt = dominantCost(sumCosts([record({ wallMs: 1500, link: { up: linkDir(5000), down: linkDir(100000) }, quic: quic(4, 0) })]), bound(), 'oha', null, 'quic')
+    assert.match(corrupt.dominant, /^loss recovery: the server's QUIC declared 4 packets lost and 0 probe timeouts fired/)
+    // Over TCP a qlog is never read.
+    assert.doesNotMatch(dominantCost(costs, bound()).dominant, /QUIC/)
+  })
+
   it('none dominates: every share named, largest first', () => {
     const d = dominantCost(sumCosts([record({ browserCpuMs: 400, serverCpuMs: 300 })]), bound({ latencyMs: 200, rttMs: 200 }))
     assert.equal(d.dominant, 'none dominates: client CPU 40 %, server CPU 30 %, latency 20 % of the time')
@@ -127,5 +149,16 @@ describe('the report lists the cells the machine\'s CPU shaped, above the verdic
     assert.ok(at > 0 && at < lines.indexOf('## Verdicts'), md)
     assert.equal(lines[at + 2], '- constructed, requests 10, h2: client CPU: Chromium 1.40 s of CPU in 1.53 s over 1 run')
     assert.equal(lines[at + 3], '')
+  })
+})
+
+describe('which load cells log QUIC\'s recovery (bench/cells/load.js linkCanDrop)', () => {
+  const { linkCanDrop } = require('../../bench/cells/load')
+  it('those whose link may drop a packet: loss, corruption, scheduled drops, outages, a bottleneck\'s queue; not a clean or delay-only link', () => {
+    for (const spec of ['quic-loss', 'rtt=20ms,loss=2%', 'quic-corrupt', 'down=10mbit,delay=15ms,queue=27', 'rtt=20ms,gemodel=2%/98%',
+      'rtt=20ms,outage=5s/2s/1', 'rtt=20ms,drop.down=0-2', 'down=10mbit,up=10mbit,delay=15ms,queue=27,cross.down=cubic']) {
+      assert.equal(linkCanDrop(spec), true, spec)
+    }
+    for (const spec of [null, 'none', 'rtt=100ms', 'quic-delay', 'quic-dup']) assert.equal(linkCanDrop(spec), false, String(spec))
   })
 })

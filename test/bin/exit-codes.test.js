@@ -56,6 +56,8 @@ describe('exit codes of every command line (bin/)', function () {
       ['h2bench-verdict-calibration.js', ['--bogus'], /^bench:verdict: Unknown option '--bogus'/],
       ['h2bench-link-bench.js', ['--repeats', '0'], /^bench:link: --repeats must be an integer 1…20; got "0"$/],
       ['h2bench-soak.js', ['--minutes', '0'], /^soak: --minutes must be/],
+      ['h2bench-qlog-cost.js', ['--repeats', '0'], /^bench:qlog-cost: --repeats must be a whole number from 1 to 50; got "0"$/],
+      ['h2bench-qlog-cost.js', ['--bogus'], /^bench:qlog-cost: Unknown option '--bogus'/],
       ['h2bench-limits.js', ['--only', '3'], /^h2bench limits: --only takes N×size as Nxsize/],
       ['h2bench-limits.js', ['--lanes', 'h9'], /^h2bench limits: --lanes: unknown lane "h9"/],
       ['h2bench-link-screenshots.js', ['--bogus'], /^link-screenshots: unknown argument "--bogus"/],

@@ -9,7 +9,7 @@ const { PassThrough } = require('node:stream')
 const { formatTrace, TraceError } = require('../../load/trace')
 const { summariseNghttp } = require('../../load/tools/nghttp-trace')
 const { summariseAb } = require('../../load/tools/ab-trace')
-const { summariseQlogDir } = require('../../load/qlog')
+const { summariseQlogDir, quicRecovery } = require('../../load/qlog')
 const { startCaddy, findCaddy } = require('../../server/edge/caddy')
 const { startAll } = require('../../server/start')
 const { laneByName } = require('../../server/lanes')
@@ -197,6 +197,29 @@ describe('load --trace (load/trace.js)', function () {
       assert.equal(s.streams, 5)
       assert.deepEqual([...s.streamsPerConnection].sort(), [2, 3])
       assert.equal(s.h3Frames.up.headers, 5)
+    })
+
+    it('counts the server\'s recovery: packets declared lost, probe timeouts (not timers set or other timers), spurious losses', () => {
+      const dir = tmpDir()
+      const [file] = fs.readdirSync(path.join(FIXTURES, 'qlog-h3-parallel10'))
+      const text = fs.readFileSync(path.join(FIXTURES, 'qlog-h3-parallel10', file), 'utf8')
+      const sent = text.split('\x1e').filter(r => r.includes('"transport:packet_sent"')).length
+      const event = (name, data) => `\x1e${JSON.stringify({ time: 1, name, data })}\n`
+      const recovery = [
+        event('recovery:packet_lost', { header: { packet_type: '1RTT', packet_number: 7 }, trigger: 'reordering_threshold' }),
+        event('recovery:packet_lost', { header: { packet_type: '1RTT', packet_number: 9 }, trigger: 'time_threshold' }),
+        event('recovery:loss_timer_updated', { event_type: 'set', timer_type: 'pto', packet_number_space: 'application_data', delta: 60 }),
+        event('recovery:loss_timer_updated', { event_type: 'expired', timer_type: 'pto', packet_number_space: 'application_data' }),
+        event('recovery:loss_timer_updated', { event_type: 'expired', timer_type: 'ack', packet_number_space: 'application_data' }),
+        event('recovery:spurious_loss', { packet_number_space: 'application_data', packet_number: 7 })
+      ].join('')
+      // After the trace header (the first two records: the empty one before the first 0x1E, and the header).
+      const at = text.indexOf('\x1e', 1)
+      fs.writeFileSync(path.join(dir, file), text.slice(0, at) + recovery + text.slice(at))
+      assert.deepEqual(quicRecovery(dir), { connections: 1, closed: 1, truncated: 0, packetsSent: sent, packetsLost: 2, ptoExpired: 1, spuriousLosses: 1, qlogBytes: fs.statSync(path.join(dir, file)).size })
+      assert.ok(sent > 10)
+      // The fixture itself (its recovery events taken out): nothing lost.
+      assert.equal(quicRecovery(path.join(FIXTURES, 'qlog-h3-parallel10')).packetsLost, 0)
     })
 
     it('marks a qlog cut short (a connection still open when read) as truncated', () => {
