@@ -49,16 +49,19 @@ const MEASURING_PATH = pathspecs(MEASURED_CODE)
 // shares (the lanes and the page, the link, the harness, the tools): its own
 // folders. A study depends on those and the shared rooms; a change to another
 // command's folders (the soak's, say, for a runner study) leaves it fresh.
-// Firefox's harness is the runner's alone (the soak drives Chromium): it is
-// left out of the shared rooms for a command that does not name it.
+// Firefox's harness is measured only by a runner study that drives Firefox
+// (--browser firefox or both; the soak drives Chromium alone): it is left out
+// of every other study's path.
 const FIREFOX = ['harness/firefox', 'harness/firefox.js']
-const RUNNER = ['bench/runner', 'bench/cells', 'bench/experiments', 'load', ...FIREFOX]
+// bin/ holds one entry point a command: a study depends on its own (and on
+// the build of the tools every one runs).
+const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/cells', 'bench/experiments', 'load']
 const TOOL_ROOMS = {
-  'npm run soak': ['bench/soak'],
-  'npm run bench:pairing': ['bench/pairing', ...RUNNER],
+  'npm run soak': ['bin/h2bench-soak.js', 'bench/soak'],
+  'npm run bench:pairing': ['bin/h2bench-pairing.js', 'bench/pairing', ...RUNNER],
   'npm run bench': RUNNER
 }
-const SHARED_ROOMS = MEASURED_CODE.filter(room => room !== 'bench' && room !== 'load')
+const SHARED_ROOMS = [...MEASURED_CODE.filter(room => !['bench', 'bin', 'load'].includes(room)), 'bin/h2bench-build.js']
 
 // The measuring path of the study a command made (results.json's
 // environment.command), as git pathspecs; a command of no known tool
@@ -66,8 +69,8 @@ const SHARED_ROOMS = MEASURED_CODE.filter(room => room !== 'bench' && room !== '
 function measuringPathFor (command = '') {
   const tool = Object.keys(TOOL_ROOMS).sort((a, b) => b.length - a.length).find(t => command === t || command.startsWith(`${t} `))
   if (!tool) return MEASURING_PATH
-  const rooms = TOOL_ROOMS[tool]
-  return [...pathspecs([...SHARED_ROOMS, ...rooms]), ...FIREFOX.filter(r => !rooms.includes(r)).map(r => `:(exclude)${r}`)]
+  const firefox = tool === 'npm run bench' && /--browser[ =](firefox|both)\b/.test(command)
+  return [...pathspecs([...SHARED_ROOMS, ...TOOL_ROOMS[tool]]), ...(firefox ? [] : FIREFOX.map(r => `:(exclude)${r}`))]
 }
 
 // The short commit, marked when files on the measuring path have uncommitted

@@ -90,6 +90,8 @@ describe('npm run studies: which committed study the code has moved past', () =>
     commit('docs/soak/results.json', JSON.stringify({ environment: { h2bench: `0.1.0 ${measured}`, command: 'npm run soak -- --minutes 30 --out docs/soak' } }))
     commit('docs/study-pairing/results.json', JSON.stringify({ environment: { h2bench: `0.1.0 ${measured}`, command: 'npm run bench:pairing -- --out x' } }))
     commit('bench/soak/soak-server.js', 'the soak\'s server')
+    commit('bin/h2bench-qlog-cost.js', 'another command\'s entry point')
+    assert.doesNotMatch(studyState('docs/soak/results.json', { root }).why, /qlog-cost/, 'a command\'s entry point is its own')
     assert.equal(studyState('docs/study-rest/results.json', { root }).fresh, true)
     assert.equal(studyState('docs/study-pairing/results.json', { root }).fresh, true)
     assert.match(studyState('docs/soak/results.json', { root }).why, /changed the measuring path .*bench\/soak\/soak-server\.js/)
@@ -98,10 +100,12 @@ describe('npm run studies: which committed study the code has moved past', () =>
     assert.equal(studyState('docs/study-pairing/results.json', { root }).fresh, false)
     const soak = studyState('docs/soak/results.json', { root })
     assert.doesNotMatch(soak.why, /load\/tools/, 'the soak does not run load/')
-    // Firefox's harness is the runner's: not the soak's.
+    // Firefox's harness is measured by a runner study that drives Firefox, not by the soak nor a Chromium study.
+    commit('docs/study-ff/results.json', JSON.stringify({ environment: { h2bench: `0.1.0 ${measured}`, command: 'npm run bench -- rest --browser both --out x' } }))
     commit('harness/firefox/h3-plan.js', 'learn h3')
     assert.equal(studyState('docs/soak/results.json', { root }).why.includes('harness/firefox'), false)
-    assert.match(studyState('docs/study-rest/results.json', { root }).why, /harness\/firefox\/h3-plan\.js/)
+    assert.equal(studyState('docs/study-rest/results.json', { root }).why.includes('harness/firefox'), false)
+    assert.match(studyState('docs/study-ff/results.json', { root }).why, /harness\/firefox\/h3-plan\.js/)
     // What every measurement runs stales all three:
     commit('server/app.js', '2')
     for (const f of ['docs/study-rest/results.json', 'docs/study-pairing/results.json', 'docs/soak/results.json']) {
