@@ -24,6 +24,18 @@ const RESOLUTION = 10
 // file) from the link targets, and the sockets by owner (soak-sockets.js;
 // `poolPorts`: the edge apps' ports).
 function openFds (poolPorts) {
+  // The TCP tables first (thousands of lines under load: milliseconds), so
+  // that the fd count is taken last, just before the sample goes to the
+  // parent, whose own count (the observer) follows it; a socket opened in
+  // between is counted as not TCP.
+  const table = new Map()
+  for (const file of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+    try {
+      parseTcpTable(fs.readFileSync(file, 'utf8'), table)
+    } catch {
+      // no IPv6 in this kernel: no tcp6 table
+    }
+  }
   const dir = fs.opendirSync('/proc/self/fd')
   const kinds = { socket: 0, pipe: 0, anon: 0, file: 0 }
   const inodes = []
@@ -49,14 +61,6 @@ function openFds (poolPorts) {
     }
   } finally {
     dir.closeSync()
-  }
-  const table = new Map()
-  for (const file of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
-    try {
-      parseTcpTable(fs.readFileSync(file, 'utf8'), table)
-    } catch {
-      // no IPv6 in this kernel: no tcp6 table
-    }
   }
   return { count, kinds, sockets: classifySockets(inodes, table, poolPorts) }
 }
