@@ -200,7 +200,7 @@ describe('Firefox over WebDriver BiDi (harness/firefox.js)', function () {
     let caFile = null
     before(async function () {
       skipUnless(this, firefoxUnavailableReason() || unavailableReason())
-      session = await startLanesBehindLink(['h2'], 'rtt=100ms')
+      session = await startLanesBehindLink(['h2', 'h3'], 'rtt=100ms')
       caFile = caFileOf(session.tls)
       // The lanes are at the link's address, which their certificate names too (startLanesBehindLink): no override.
       firefox = await launchFirefox({ caFile, link: session.opened, lanes: session.running.lanes })
@@ -214,7 +214,7 @@ describe('Firefox over WebDriver BiDi (harness/firefox.js)', function () {
     it('runs Firefox in the link\'s client namespace, and its requests take the link\'s round trips', async () => {
       assert.equal(fs.readlinkSync(`/proc/${firefox.pid}/ns/net`), fs.readlinkSync(`/proc/${session.opened.pid}/ns/net`))
       assert.notEqual(fs.readlinkSync(`/proc/${firefox.pid}/ns/net`), fs.readlinkSync('/proc/self/ns/net'))
-      const lane = session.running.lanes[0]
+      const lane = session.running.lanes.find(l => l.name === 'h2')
       const res = await firefox.page.goto(`${lane.url}/`)
       assert.equal(res.status(), 200)
       assert.equal(fs.existsSync(path.join(firefox.profile, 'cert_override.txt')), false, 'nothing overridden')
@@ -229,6 +229,26 @@ describe('Firefox over WebDriver BiDi (harness/firefox.js)', function () {
       })
       assert.ok(fetchMs >= 95, `a request on the open connection took ${fetchMs} ms`)
       process.stdout.write(`      · navigation's first byte ${Math.round(nav.responseStart - nav.startTime)} ms, a request ${Math.round(fetchMs)} ms\n`)
+    })
+
+    // Firefox keeps what an Alt-Svc taught it per top-level site: learnt on
+    // the lane's own (https) page only, the h2bench page's (http) first two
+    // requests to the h3 lane went over TCP behind this link, in every launch.
+    it('the h2bench page\'s first requests to the h3 lane go over HTTP/3', async function () {
+      const h3 = session.running.lanes.find(l => l.name === 'h3')
+      if (!h3) return skipUnless(this, `no h3 lane here: ${(session.running.unavailable || []).map(u => u.reason).join('; ')}`)
+      assert.equal(firefox.h3.h3, 'h3', `learnt: ${JSON.stringify(firefox.h3)}`)
+      await firefox.page.goto(`${session.running.page.url}/`)
+      const protocols = await firefox.page.evaluate(async url => {
+        const got = []
+        for (let i = 0; i < 3; i++) {
+          const u = `${url}/option?size=512&first=${i}-${Math.random()}`
+          await (await fetch(u)).text()
+          got.push(performance.getEntriesByName(u)[0].nextHopProtocol)
+        }
+        return got
+      }, h3.url)
+      assert.deepEqual(protocols, ['h3', 'h3', 'h3'])
     })
 
     it('close() ends Firefox inside the namespace and removes the profile', async () => {
