@@ -3,7 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
-const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED, DRIFTING } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
 // `code` spans of the markdown lines, as HTML.
@@ -29,6 +29,8 @@ function toHtml (report) {
   const errorList = errors.length ? `<h2>${esc(INSTRUMENT_ERRORS)}</h2><ul>${errors.map(e => `<li><strong>${esc(e)}</strong></li>`).join('')}</ul>\n` : ''
   const shaped = render(report).flatMap(s => s.cpuShaped)
   const shapedList = shaped.length ? `<h2>${esc(CPU_SHAPED)}</h2><ul>${shaped.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
+  const drifting = render(report).flatMap(s => s.drifting)
+  const driftingList = drifting.length ? `<h2>${esc(DRIFTING)}</h2><ul>${drifting.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
   const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
   const heading = headingOf(report)
@@ -42,7 +44,7 @@ th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{marg
 <h1>${esc(heading.title)}</h1>
 <ul>${environmentLines(report.environment, heading).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
 <p>${heading.intro.map(inline).join(' ')}</p>
-${errorList}${shapedList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
+${errorList}${shapedList}${driftingList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
 ${sections.join('\n')}
 </body></html>
 `

@@ -1,7 +1,7 @@
 'use strict'
 
 // The runner's report.md.
-const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED } = require('./report-sections')
+const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED, DRIFTING } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
   const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
@@ -16,6 +16,8 @@ function toMarkdown (report) {
   if (errors.length) out.push(`## ${INSTRUMENT_ERRORS}`, '', ...errors.map(e => `- **${e}**`), '')
   const shaped = sections.flatMap(s => s.cpuShaped)
   if (shaped.length) out.push(`## ${CPU_SHAPED}`, '', ...shaped.map(e => `- ${e}`), '')
+  const drifting = sections.flatMap(s => s.drifting)
+  if (drifting.length) out.push(`## ${DRIFTING}`, '', ...drifting.map(e => `- ${e}`), '')
   out.push('## Verdicts', '')
   for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}, ${v.detail}.`)
   out.push('')

@@ -6,7 +6,7 @@
 const { paramOf } = require('./conclusions')
 const { presetByName, describePreset, throttled } = require('../../link/devtools-presets')
 const { networkOf, seriesName, multiNetwork, multiBrowsers } = require('./report-series')
-const { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, pairingTable } = require('./report-tables')
+const { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, driftingCells, pairingTable } = require('./report-tables')
 const { verdicts } = require('./report-verdicts')
 const { RULES } = require('./compare-rows')
 
@@ -86,7 +86,7 @@ function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), comparisons: comparisonsTable(e, rows), pairing: pairingTable(e, rows), instrumentErrors: instrumentErrors(e, rows), cpuShaped: cpuShapedCells(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
+    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), comparisons: comparisonsTable(e, rows), pairing: pairingTable(e, rows), instrumentErrors: instrumentErrors(e, rows), cpuShaped: cpuShapedCells(e, rows), drifting: driftingCells(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
   })
 }
 
@@ -104,7 +104,10 @@ const PAIRING_INTRO = "Pairing: the link's random decisions are a function of it
 // The heading of the list of cells the machine's CPU shaped, above the verdicts.
 const CPU_SHAPED = "Cells shaped by this machine's CPU (client or server CPU busy 80 % of their time or more): the ratios and verdicts built on them describe the CPU as much as HTTP"
 
+// The heading of the list of cells whose runs drift, above the verdicts.
+const DRIFTING = 'Cells whose runs drift (the verdict engine\'s trend test): their medians are no steady state, and the ratios and verdicts built on them are qualified by that'
+
 // The heading of the list of cells measured below their lower bound, above the verdicts.
 const INSTRUMENT_ERRORS = 'Instrument errors: cells measured below their physical lower bound'
 
-module.exports = { render, headingOf, environmentLines, INTRO, SITE_INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, PAIRING_INTRO }
+module.exports = { render, headingOf, environmentLines, INTRO, SITE_INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, DRIFTING, PAIRING_INTRO }

@@ -8,6 +8,7 @@ const { closeness, boundOf } = require('./bounds')
 const { dominantCost, timedMsOf } = require('./costs')
 const { pairingOf, randomEffects } = require('./pairing')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
+const { drift, RULES } = require('../../client/js/verdict')
 
 // Ratio columns: each series against its baseline (h1, or request), as
 // recorded in the rows.
@@ -82,6 +83,22 @@ function cpuShapedCells (experiment, rows) {
   }).filter(Boolean)
 }
 
+// Every row whose runs drift by the verdict engine's trend test (Mann-Kendall
+// over the runs in the order they ran, p < RULES.driftP), one line each: its
+// median is no steady state, and the ratios and verdicts built on it are
+// qualified by that (a verdict that compares it says so in its flags too).
+const change = xs => { const c = (xs[xs.length - 1] / xs[0] - 1) * 100; return `${c > 0 ? '+' : ''}${c.toFixed(Math.abs(c) < 10 ? 1 : 0)} %` }
+function driftingCells (experiment, rows) {
+  const multi = multiNetwork(rows)
+  const multiB = multiBrowsers(rows)
+  return rows.filter(r => r.samples.length).map(r => {
+    const d = drift(r.samples, RULES)
+    if (!d.drifting) return null
+    return `${experiment.id}, ${experiment.sweep.label} ${paramOf(r, experiment.sweep.param)}, ${seriesName(r, multi, multiB)}: ` +
+      `each run ${d.direction} than the last (${r.samples.map(seconds).join(', ')} s, in the order they ran, ${change(r.samples)} from the first to the last; Mann-Kendall p = ${d.p.toFixed(3)})`
+  }).filter(Boolean)
+}
+
 // Every row measured below its bound, one line each: "rest, 500 items, h2 compound · chromium: INSTRUMENT ERROR: …".
 function instrumentErrors (experiment, rows) {
   const multi = multiNetwork(rows)
@@ -126,4 +143,4 @@ function pairingTable (experiment, rows) {
   return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'repeats on a shared seed', 'spread paired (sd of ln ratio)', 'spread across seeds (as unpaired)', 'pairing removed'], body } : null
 }
 
-module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, pairingTable }
+module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, driftingCells, pairingTable }

@@ -47,6 +47,27 @@ describe('runner: report', () => {
     assert.match(validateResults({ environment: ENV, results: [{ ...report.results[0], samples: [1, 2] }] })[0], /repeatsGot 5 but 2 samples/)
   })
 
+  describe('cells whose runs drift (the verdict engine\'s trend test, Mann-Kendall)', () => {
+    // Per cell of the delay sweep: h1 slower each run at the first, steady at the second; h2 steady, then faster each run.
+    const rows = fabricate('delay', { h1: [[1000, 1100, 1200, 1300, 1400], [1000, 1020, 990, 1010, 1000]], h2: [[900, 905, 895, 902, 898], [800, 700, 600, 500, 400]] })
+    const md = toMarkdown({ environment: ENV, results: rows, experiments: select(['delay']) })
+    const html = toHtml({ environment: ENV, results: rows, experiments: select(['delay']) })
+
+    it('lists every drifting row once, its runs in the order they ran and the test\'s p, above the verdicts; no steady row', () => {
+      const section = md.split('## Cells whose runs drift')[1].split('## Verdicts')[0]
+      const lines = section.split('\n').filter(l => l.startsWith('- '))
+      assert.equal(lines.length, 2, section)
+      assert.match(lines[0], /^- delay, .* 0, h1: each run slower than the last \(1\.000, 1\.100, 1\.200, 1\.300, 1\.400 s, in the order they ran, \+40 % from the first to the last; Mann-Kendall p = 0\.027\)$/)
+      assert.match(lines[1], /^- delay, .*, h2: each run faster than the last \(0\.800, 0\.700, 0\.600, 0\.500, 0\.400 s, in the order they ran, -50 % from the first to the last; Mann-Kendall p = 0\.027\)$/)
+      assert.ok(html.includes('<h2>Cells whose runs drift'), 'the HTML report has the list too')
+    })
+
+    it('has no such list when no row drifts', () => {
+      const steady = fabricate('delay', { h1: [[1000, 1020, 990, 1010, 1000]], h2: [[900, 905, 895, 902, 898]] })
+      assert.ok(!toMarkdown({ environment: ENV, results: steady, experiments: select(['delay']) }).includes('Cells whose runs drift'))
+    })
+  })
+
   describe('report.md', () => {
     const md = toMarkdown(report)
 
