@@ -15,7 +15,9 @@ function htmlTable ({ head, body }) {
 }
 
 function toHtml (report) {
-  const sections = render(report).map(s => {
+  // Rendered once: each rendering recomputes every table and every comparison's bootstrap.
+  const rendered = render(report)
+  const sections = rendered.map(s => {
     const table = htmlTable(s.table)
     const items = [...s.verdicts.map(v => `<li><strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`),
       ...s.remarks.map(r => `<li>${inline(r)}</li>`)]
@@ -25,13 +27,13 @@ function toHtml (report) {
     const extra = s.extra.map(t => `<p>${esc(t.title)}:</p>${htmlTable(t)}`).join('\n')
     return `<section id="${esc(s.experiment.id)}"><h2>${esc(s.experiment.id)}: ${esc(s.experiment.title)}</h2>\n${svgChart(s.experiment, s.rows)}\n${table}\n<ul>${items.join('')}</ul>\n${bounds}${comparisons}${extra}</section>`
   })
-  const errors = render(report).flatMap(s => s.instrumentErrors)
+  const errors = rendered.flatMap(s => s.instrumentErrors)
   const errorList = errors.length ? `<h2>${esc(INSTRUMENT_ERRORS)}</h2><ul>${errors.map(e => `<li><strong>${esc(e)}</strong></li>`).join('')}</ul>\n` : ''
-  const shaped = render(report).flatMap(s => s.cpuShaped)
+  const shaped = rendered.flatMap(s => s.cpuShaped)
   const shapedList = shaped.length ? `<h2>${esc(CPU_SHAPED)}</h2><ul>${shaped.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
-  const drifting = render(report).flatMap(s => s.drifting)
+  const drifting = rendered.flatMap(s => s.drifting)
   const driftingList = drifting.length ? `<h2>${esc(DRIFTING)}</h2><ul>${drifting.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
-  const verdictList = render(report).flatMap(s => s.verdicts.map(v =>
+  const verdictList = rendered.flatMap(s => s.verdicts.map(v =>
     `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
   const heading = headingOf(report)
   return `<!DOCTYPE html>
