@@ -27,9 +27,11 @@ const sleep = t => new Promise(resolve => setTimeout(resolve, t))
 // `intervalMs` (on schedule: a late timer sends what is due). The socket is
 // bound and connected first, so each send is written at once, right after its
 // timestamp (an unconnected send waits a tick for its address lookup, an
-// unbound one for its bind). Resolves { sent }.
-function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) {
+// unbound one for its bind). Resolves { sent }, and each datagram's send time
+// (CLOCK_MONOTONIC ms) with `sendTimes`. onStart runs once the first is sent.
+function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1, sendTimes = false }, onStart = () => {}) {
   const socket = dgram.createSocket('udp4')
+  const times = sendTimes ? [] : null
   return new Promise((resolve, reject) => {
     let next = 0
     let acked = 0
@@ -38,14 +40,16 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) 
     const done = () => {
       socket.close()
       if (failed) reject(failed)
-      else resolve({ sent: count })
+      else resolve({ sent: count, ...(times ? { sendTimes: times } : {}) })
     }
     const pump = () => {
       const due = Math.min(count, burst * (Math.floor(ms(process.hrtime.bigint() - start) / intervalMs) + 1))
       for (; next < due; next++) {
         const buf = Buffer.alloc(size)
+        const now = process.hrtime.bigint()
         buf.writeUInt32BE(next, 0)
-        buf.writeBigUInt64BE(process.hrtime.bigint(), 4)
+        buf.writeBigUInt64BE(now, 4)
+        if (times) times.push(Number(now / 1000n) / 1000)
         socket.send(buf, err => {
           if (err && !failed) failed = err
           if (++acked === count) done()
@@ -57,6 +61,7 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1 }) 
     socket.connect(port, host, () => {
       start = process.hrtime.bigint()
       pump()
+      onStart()
     })
   })
 }
@@ -357,7 +362,7 @@ async function agentMain (task, params) {
   const commands = readline.createInterface({ input: process.stdin })
   commands.once('close', () => process.exit(0)) // whoever ran us is gone
   const nextCommand = () => new Promise(resolve => commands.once('line', resolve))
-  if (task === 'udp-send') print(await udpSend(params))
+  if (task === 'udp-send') print(await udpSend(params, () => { if (params.announce) print({ started: true }) }))
   else if (task === 'connect') print(await connectTimes(params))
   else if (task === 'try-targets') print(await tryTargets(params))
   else if (task === 'udp-sink') {

@@ -72,15 +72,32 @@ function ipLinkNames () {
 // their own (at a real-time priority when allowed: see link-probe.js), so a
 // busy test process cannot delay a timestamp. Resolves the sink's report
 // (seqs and one-way delays in arrival order, its socket's drops) and `sent`.
-async function udpFlow (link, dir, { count, size = 200, burst = 1, intervalMs = 1, settleMs = 300 }) {
+async function udpFlow (link, dir, { count, size = 200, burst = 1, intervalMs = 1, settleMs = 300, onStart = null }) {
   const sink = dir === 'down' ? startInside(link, 'udp-sink', {}) : startOutside('udp-sink', { address: link.serverAddress })
   try {
     const { port } = await sink.result()
     const params = { host: dir === 'down' ? link.clientAddress : link.serverAddress, port, count, size, burst, intervalMs }
-    const { sent } = dir === 'down' ? await runOutside('udp-send', params) : await runInside(link, 'udp-send', params)
+    let sent, sendTimes
+    if (onStart) {
+      // A flow whose schedule the test sets once it runs: the sender reports
+      // its first datagram, then onStart changes the link, and the send times
+      // let the test place every datagram against that change.
+      const sender = dir === 'down'
+        ? startOutside('udp-send', { ...params, announce: true, sendTimes: true })
+        : startInside(link, 'udp-send', { ...params, announce: true, sendTimes: true })
+      try {
+        await sender.result(15000)
+        await onStart()
+        ;({ sent, sendTimes } = await sender.result(15000 + count * intervalMs))
+      } finally {
+        sender.kill()
+      }
+    } else {
+      ;({ sent } = dir === 'down' ? await runOutside('udp-send', params) : await runInside(link, 'udp-send', params))
+    }
     await sleep(settleMs)
     sink.send('report')
-    return { sent, ...(await sink.result()) }
+    return { sent, ...(sendTimes ? { sendTimes } : {}), ...(await sink.result()) }
   } finally {
     sink.kill()
   }
