@@ -67,4 +67,10 @@ function describePreset (preset) {
   return `${rate(preset.downloadKbps)} down, ${rate(preset.uploadKbps)} up, ${preset.latencyMs} ms per request`
 }
 
-module.exports = { PRESETS, SETS, presetByName, bytesPerSecond, toCdp, throttled, describePreset }
+// The link preset a DevTools preset's cell runs on (same name, same numbers): it
+// decides the link a cell measures on, so it lives here, on the measuring path.
+function linkSpecFor (presetName) {
+  return presetName === 'No throttling' ? 'none' : presetName
+}
+
+module.exports = { linkSpecFor, PRESETS, SETS, presetByName, bytesPerSecond, toCdp, throttled, describePreset }

@@ -5,9 +5,8 @@
 // its result rows, and its repeats within the cell's budget.
 const stats = require('../../client/js/stats')
 const { parseSize } = require('../../server/payload')
-const { presetByName, toCdp } = require('../../link/devtools-presets')
+const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
 const { repeatsFor } = require('../runner/budget')
-const { linkSpecFor } = require('../runner/bounds')
 
 // The link a cell runs on: its own spec, else its preset's (a DevTools
 // preset has a link preset of the same name).

@@ -27,7 +27,7 @@
 // went out, so the server's delay hides inside that latency instead of adding
 // to it: a DevTools round is max(latency, delay), a link's RTT + delay.
 
-const { presetByName, toCdp } = require('../../link/devtools-presets')
+const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
 const { parseLinkSpec } = require('../../link/spec')
 const { itemPath } = require('../../server/routes/api')
 const { composition } = require('../../server/routes/site')
@@ -54,11 +54,6 @@ function networkNumbers (row) {
   }
   const cdp = toCdp(presetByName(row.preset))
   return { rttMs: cdp.latency, downBitsPerSecond: cdp.downloadThroughput > 0 ? cdp.downloadThroughput * 8 : null }
-}
-
-// The link preset a DevTools preset's cell runs on (same name, same numbers).
-function linkSpecFor (presetName) {
-  return presetName === 'No throttling' ? 'none' : presetName
 }
 
 // The fewest header bytes of one response on `protocol` (a row's: 'http/1.1',
@@ -200,4 +195,4 @@ function closeness (row, kind) {
   return { boundMs: +b.ms.toFixed(1), ofBound: +ofBound.toFixed(3), dominant, instrumentError }
 }
 
-module.exports = { boundOf, closeness, linkSpecFor, networkNumbers, wireBytes, headerBytesOf, restLinkBytes, HEADER_BYTES, WIRE }
+module.exports = { boundOf, closeness, networkNumbers, wireBytes, headerBytesOf, restLinkBytes, HEADER_BYTES, WIRE }
