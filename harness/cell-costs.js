@@ -215,6 +215,8 @@ function costMeter (options) {
         queueDropped: d.queue_dropped,
         // Drops by the link's other effects: scheduled, a flow's first packets, outages, the AQM, an old NAT binding.
         otherDropped: (d.scheduled_dropped || 0) + (d.flow_dropped || 0) + (d.blackholed || 0) + (d.aqm_dropped || 0) + (d.nat_dropped || 0),
+        // Corrupted on the link: its receiver drops it (TCP's checksum, QUIC's AEAD), so it is a loss to recover.
+        corrupted: d.corrupted || 0,
         ecnMarked: d.ecn_marked || 0,
         queueDelayP50Ms: d.queue_delay_ms.p50,
         queueDelayP99Ms: d.queue_delay_ms.p99,

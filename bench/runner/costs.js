@@ -18,9 +18,12 @@
 // are named as recovered by QUIC, uncounted. The largest
 // share names the cell's cost; one at 80 % or more of the time shapes it, and
 // a CPU share that does marks the cell as shaped by the machine's CPU, not by
-// HTTP.
+// HTTP; but a cell whose bound's bandwidth time is 85 % of its time or more is
+// bandwidth-bound, whatever its CPU did (it waited on the link). A corrupted
+// packet counts as dropped, for TCP as for QUIC.
 
 const SHAPING = 0.8
+const BANDWIDTH_BOUND = 0.85
 
 // Sums records of harness/cell-costs.js's costMeter().stop() (runs: how many).
 function sumCosts (records) {
@@ -34,6 +37,7 @@ function sumCosts (records) {
     lost: sum(r => r.link && r.link[d].lost),
     queueDropped: sum(r => r.link && r.link[d].queueDropped),
     otherDropped: sum(r => r.link && r.link[d].otherDropped),
+    corrupted: sum(r => r.link && r.link[d].corrupted),
     ecnMarked: sum(r => r.link && r.link[d].ecnMarked),
     queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0)),
     // The forwarder's own lateness, worst over the runs (records from before it was kept have none).
@@ -122,8 +126,11 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null, tr
     shares.latency = perRun * costs.runs / timed
     sentences.latency = `latency: ${bound.rounds} round trip${bound.rounds === 1 ? '' : 's'} of ${+bound.rttMs.toFixed(1)} ms a run, ${pct(shares.latency)} of the time`
   }
-  const dropsOf = d => d.lost + d.queueDropped + (d.otherDropped || 0) // records from before otherDropped have none
+  // A corrupted packet is lost to TCP (its receiver drops it on the checksum) as it is to QUIC. Records from before
+  // otherDropped and corrupted were kept have none.
+  const dropsOf = d => d.lost + d.queueDropped + (d.otherDropped || 0) + (d.corrupted || 0)
   const drops = costs.link ? dropsOf(costs.link.down) + dropsOf(costs.link.up) : 0
+  const corrupted = costs.link ? (costs.link.down.corrupted || 0) + (costs.link.up.corrupted || 0) : 0
   const quic = transport === 'quic'
   // Over QUIC, the server's qlog where it was read (load cells), else nothing: the namespaces' TCP counters see other traffic.
   const qlog = quic && costs.quic && costs.quic.runs === costs.runs ? costs.quic : null
@@ -136,20 +143,25 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null, tr
     : qlog ? { drops, transport, declaredLost: qlog.packetsLost, timeouts }
       : quic ? { drops, transport } : { drops, timeouts, retransmitted }
   const [top] = Object.entries(shares).sort((a, b) => b[1] - a[1])
+  // The bound's bandwidth time over the time measured: at 85 % or more the link's rate explains the cell, whatever the CPU did.
+  const boundShare = bound && bound.bandwidthMs ? bound.bandwidthMs * costs.runs / timed : 0
+  const bandwidthBound = boundShare >= BANDWIDTH_BOUND
   let dominant
   if (loss && (top[1] < 0.5 || timeouts > 0)) {
     const recovery = qlog
       ? `the server's QUIC declared ${qlog.packetsLost} packets lost and ${qlog.ptoExpired} probe timeouts fired (its qlog; the client's own recovery is not logged)`
       : quic ? 'recovered by QUIC (its retransmissions are not counted here)' : `${retransmitted} TCP retransmissions, ${timeouts} timeouts`
-    dominant = `loss recovery: ${drops || !qlog ? `${drops} packets dropped, ` : ''}${recovery} (over ${over})` +
+    dominant = `loss recovery: ${drops || !qlog ? `${drops} packets dropped${corrupted ? ` (${corrupted} corrupted)` : ''}, ` : ''}${recovery} (over ${over})` +
       `; next, ${sentences[top[0]]}`
+  } else if (bandwidthBound) {
+    dominant = `bandwidth-bound: the bound's ${s(bound.bandwidthMs)} a run at the link's rate is ${pct(boundShare)} of the time (${pct(BANDWIDTH_BOUND)} or more: the cell is at its bandwidth bound)`
   } else if (top[1] >= SHAPING) {
     dominant = sentences[top[0]]
   } else {
     dominant = `none dominates: ${Object.entries(shares).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${{ clientCpu: 'client CPU', serverCpu: 'server CPU', bandwidth: 'bandwidth', latency: 'latency' }[k]} ${pct(v)}`).join(', ')} of the time`
   }
-  const cpuShaped = Math.max(shares.clientCpu || 0, shares.serverCpu || 0) >= SHAPING
+  const cpuShaped = !bandwidthBound && Math.max(shares.clientCpu || 0, shares.serverCpu || 0) >= SHAPING
   return { shares, dominant, cpuShaped, loss }
 }
 
-module.exports = { sumCosts, dominantCost, timedMsOf, SHAPING }
+module.exports = { sumCosts, dominantCost, timedMsOf, SHAPING, BANDWIDTH_BOUND }

@@ -61,6 +61,29 @@ describe('the measured dominant cost of a cell', () => {
     assert.equal(d.cpuShaped, false)
   })
 
+  it('bandwidth-bound: a cell at 85 % of its bandwidth bound or more, whatever the CPU did (the CPU waited on the link)', () => {
+    // 1.1 MB a run at 10 Mbit/s: 0.88 s of the bound's bandwidth in each 1 s run, the browser on the CPU 95 % of it.
+    const busy = record({ browserCpuMs: 950, link: { up: linkDir(40000), down: linkDir(1.1e6) } })
+    const d = dominantCost(sumCosts([busy, busy]), bound({ bandwidthMs: 880 }), 'Chromium')
+    assert.equal(d.dominant, "bandwidth-bound: the bound's 0.88 s a run at the link's rate is 88 % of the time (85 % or more: the cell is at its bandwidth bound)")
+    assert.equal(d.cpuShaped, false)
+    // At 80 % of it the CPU's 95 % names the cost, and shapes the cell.
+    const d80 = dominantCost(sumCosts([busy]), bound({ bandwidthMs: 800 }), 'Chromium')
+    assert.match(d80.dominant, /^client CPU: Chromium 0\.95 s of CPU/)
+    assert.equal(d80.cpuShaped, true)
+  })
+
+  it('loss recovery: a corrupting link\'s packets count as lost for TCP (its receiver drops them on the checksum), as for QUIC', () => {
+    const down = { ...linkDir(200000, 0), corrupted: 14 }
+    const d = dominantCost(sumCosts([record({
+      wallMs: 3000,
+      link: { up: linkDir(5000, 0), down },
+      tcp: { server: { segmentsOut: 200, retransmitted: 14, timeouts: 1 }, client: null }
+    })]), bound())
+    assert.match(d.dominant, /^loss recovery: 14 packets dropped \(14 corrupted\), 14 TCP retransmissions, 1 timeouts/)
+    assert.deepEqual(d.loss, { drops: 14, timeouts: 1, retransmitted: 14 })
+  })
+
   it('latency: small requests over a long round trip', () => {
     const d = dominantCost(sumCosts([record({ wallMs: 460, link: { up: linkDir(2000), down: linkDir(8000) } })]), bound({ rounds: 2, rttMs: 200, latencyMs: 400 }))
     assert.equal(d.dominant, 'latency: 2 round trips of 200 ms a run, 87 % of the time')
