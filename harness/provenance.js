@@ -27,7 +27,7 @@ const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'l
 // (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change
 // uncommitted still names the code that measured.
 const REPORT_ONLY = [
-  'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
+  'bench/claims', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
   'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
   'bench/soak/soak-trend.js', 'bench/soak/soak-report.js', 'bench/soak/soak-chart.js', 'bench/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/soak/soak-rebuild.js',
   'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js'

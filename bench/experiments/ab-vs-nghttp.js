@@ -6,14 +6,12 @@
 // tools and counts on every lane (HTTP/3: oha, one QUIC connection of 100
 // streams) through links of 50 … 500 ms RTT; 500 ms is the source's path
 // (load/presets.js says why). Runner: bench/cells/load.js (load/load.js).
-const { verdict, engineVerdict, verdictCounts, tooFewMeasured } = require('../runner/conclusions')
-const stats = require('../../client/js/stats')
+// Its claims: bench/claims/ab-vs-nghttp.js.
 const { loadPreset } = require('../../load/presets')
 
 const PRESET = loadPreset('ab-vs-nghttp')
 const RTTS = [50, 100, 200, 500]
 const SOURCE = { h1: 22.536, h2: 2.626 }
-const MUX = ['h2', 'h2n', 'h2e']
 
 const ok = r => r && r.samples.length > 0 && r.failures === 0
 const rttOf = r => Number((/rtt=(\d+)ms/.exec(r.linkSpec || r.preset) || [0, NaN])[1])
@@ -48,39 +46,6 @@ module.exports = {
   },
   source: null,
   sourceFigures: SOURCE,
-  conclusions: [{
-    text: `HTTP/2 on one connection finishes the 100 requests far sooner than HTTP/1.1 with 10 (source: ab ${SOURCE.h1} s vs nghttp ${SOURCE.h2} s, ${(SOURCE.h1 / SOURCE.h2).toFixed(1)}×)`,
-    check (rows) {
-      const pairs = rtts(rows).flatMap(rtt => {
-        const h1 = at(rows, 'h1', rtt)
-        return MUX.map(l => at(rows, l, rtt)).filter(Boolean).filter(() => h1).map(r => ({ rtt, lane: r.lane, ratio: h1.median / r.median, h1: h1.median, h2: r.median, verdict: engineVerdict(h1, r) }))
-      })
-      if (!pairs.length) return verdict('not measured', 'needs lane h1 (ab) and an HTTP/2 lane (nghttp) without failures')
-      const top = pairs.filter(p => p.rtt === Math.max(...pairs.map(q => q.rtt)))
-      const m = stats.median(top.map(p => p.ratio))
-      // "Far sooner": the verdict engine says faster on every HTTP/2 lane at the source's RTT, and by 4× or more.
-      const vs = top.map(p => p.verdict)
-      const faster = vs.filter(v => v === 'faster').length
-      const status = tooFewMeasured(vs) ? 'not measured'
-        : faster === vs.length && m >= 4 ? 'reproduced' : faster > 0 && m > 1.5 ? 'partly reproduced' : 'not reproduced'
-      return verdict(status, `at ${top[0].rtt} ms RTT ab took ${s(top[0].h1)} s, nghttp ${top.map(p => `${p.lane} ${s(p.h2)} s`).join(', ')}: ${x(m)} (median over the HTTP/2 lanes; by the verdict engine nghttp is ${verdictCounts(vs, 'HTTP/2 lanes')}); ` +
-        `at every RTT: ${rtts(rows).map(rtt => { const r = pairs.filter(p => p.rtt === rtt).map(p => p.ratio); return r.length ? `${rtt} ms ${x(stats.median(r))}` : null }).filter(Boolean).join(', ')}`)
-    }
-  }, {
-    text: 'nghttp sends the 100 HTTP/2 requests as 100 streams of one connection, where ab opens a connection (and a TLS handshake) for every request',
-    check (rows) {
-      const h1 = rows.filter(r => r.lane === 'h1' && r.load && r.load.connections !== null)
-      const mux = rows.filter(r => MUX.includes(r.lane) && r.load && r.load.connections !== null)
-      if (!h1.length || !mux.length) return verdict('not measured', 'needs the server\'s connection counts of lanes h1 and an HTTP/2 lane')
-      const asked = rows[0].params.requests
-      const h1Ok = h1.every(r => r.load.connections >= asked)
-      const muxOk = mux.every(r => r.load.connections === 1 && r.load.requestsPerConnection === asked)
-      return verdict(h1Ok && muxOk ? 'reproduced' : 'not reproduced',
-        `the server's connection ledger: ab ${[...new Set(h1.map(r => r.load.connections))].join('/')} connections for ${asked} requests ` +
-        `(${[...new Set(h1.map(r => r.load.requestsPerConnection))].join('/')} per connection); nghttp ${[...new Set(mux.map(r => r.load.connections))].join('/')} connection ` +
-        `with ${[...new Set(mux.map(r => r.load.requestsPerConnection))].join('/')} requests (\`h2bench load --preset ab-vs-nghttp --trace\` prints the frames)`)
-    }
-  }],
   extraTables (rows) {
     const lanes = [...new Set(rows.map(r => r.lane))]
     const body = rtts(rows).flatMap(rtt => lanes.map(lane => {

@@ -2,7 +2,6 @@
 
 // Source section 四.2: 6 … 3750 requests of 0.1 MB, unthrottled, once at
 // 10 ms and once at 30 ms server delay (count-10ms.js, count-30ms.js).
-const { countConclusions } = require('../runner/conclusions')
 
 const COUNTS = [6, 30, 150, 750, 3750]
 
@@ -15,8 +14,7 @@ function countExperiment ({ delay, source }) {
     sweep: { param: 'requests', label: 'requests' },
     cells: COUNTS.map(requests => ({ requests, size: '0.1mb', delay, preset: 'No throttling' })),
     smoke: cell => ({ ...cell, requests: Math.min(cell.requests, 2 + COUNTS.indexOf(cell.requests) * 4), size: '1kb' }),
-    source: { unit: 's', x: COUNTS, ...source },
-    conclusions: countConclusions(delay)
+    source: { unit: 's', x: COUNTS, ...source }
   }
 }
 

@@ -13,7 +13,6 @@
 //   1,500 B) at the bottleneck, the classic buffer size: a sender that
 //   overshoots loses packets, as on a real path, without seconds of bufferbloat;
 // loss: random, in both directions (data, ACKs, handshakes), 0.5, 2 and 5 %.
-const { verdict } = require('../runner/conclusions')
 const { headerBytesOf, WIRE } = require('../runner/bounds')
 
 const LINK = 'rtt=100ms,down=20mbit,up=5mbit,queue=170'
@@ -57,4 +56,4 @@ function pairRatio (rows, a, b, cell) {
 const x = v => v === null ? '–' : `${v.toFixed(2)}×`
 const ms = v => `${Math.round(v)} ms`
 
-module.exports = { LINK, RTT_MS, DOWN_BPS, LOSSES, PAGES, CLOUDFLARE, linkWithLoss, lossLabel, cellLabel, lossOf, pageOf, ok, pageBoundMs, pairRatio, verdict, x, ms }
+module.exports = { LINK, RTT_MS, DOWN_BPS, LOSSES, PAGES, CLOUDFLARE, linkWithLoss, lossLabel, cellLabel, lossOf, pageOf, ok, pageBoundMs, pairRatio, x, ms }

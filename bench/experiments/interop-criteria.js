@@ -12,6 +12,7 @@ const { engineVerdict } = require('../runner/conclusions')
 const { compareRows, turnsOf } = require('../runner/compare-rows')
 const { boundOf } = require('../runner/bounds')
 const { parseLinkSpec } = require('../../link/spec')
+const { caseByName } = require('./interop-cases')
 
 // The interop runner's goodput unit: 8 × bytes ÷ ms, bits a millisecond: kbit/s (MeasurementGoodput.check).
 const kbps = (bytes, ms) => 8 * bytes / ms
@@ -89,6 +90,28 @@ function outageOf (row) {
   return o ? { onMs: o.onUs / 1000, offMs: o.offUs / 1000, count: o.count || 0 } : null
 }
 
+// A row's case as the row ran it (a smoke cell is smaller: its own size, handshakes and outage).
+function caseOfRow (row) {
+  const c = caseByName(row.preset)
+  const o = c.blackhole ? outageOf(row) : null
+  return { ...c, size: row.params.sizeBytes ?? c.size, handshakes: row.load ? turnsOf(row) : c.handshakes, ...(o ? { blackhole: { onS: o.onMs / 1000, offS: o.offMs / 1000 } } : {}) }
+}
+
+// The interop runner's criterion of case `c` as a claim's `meets` criterion (bench/claims/forms.js): each lane's
+// row judged as above (judge: the case's timeout, its number of connections by the server's ledger, every run;
+// the runner's checks are cited in interop-cases.js: testcase.py, testcases_quic.py, interop.py), on the case as the
+// row ran it. Met when the lane passed, not met when it failed or passed in only some of our runs (mixed), not
+// measured when it did not run.
+function runnerCriterion (c) {
+  return {
+    name: `the QUIC interop runner's criterion for ${c.name} (${c.source})`,
+    test (row) {
+      const j = judgement(row, caseOfRow(row))
+      return { met: j.status === 'not run' ? null : j.status === 'pass', why: j.text }
+    }
+  }
+}
+
 // What a row measured, in words, for its case: the time (median and quartiles), and per case what
 // the interop runner reports or checks.
 function resultText (row, c) {
@@ -139,4 +162,4 @@ function h3Against (rows) {
   })
 }
 
-module.exports = { kbps, interopFigure, ourFigure, goodputs, judge, judgement, resultText, handshakesOf, outageOf, boundMs, h3Against, TCP_LANES }
+module.exports = { kbps, interopFigure, ourFigure, goodputs, judge, judgement, resultText, handshakesOf, outageOf, caseOfRow, runnerCriterion, boundMs, h3Against, TCP_LANES }

@@ -9,15 +9,13 @@
 // connection, one request: load/load.js). The report gives each lane's result
 // beside the case's pass criterion, pass or fail by that criterion
 // (interop-criteria.js), its lower bound (bench/runner/bounds.js) and HTTP/3
-// against each TCP lane by the verdict engine.
+// against each TCP lane by the verdict engine. Its claims: bench/claims/interop.js.
 //
 // h2n is left out by default: a third TCP lane on the same kernel as h1 and h2
 // adds a fifth to the longest cases and nothing about the network (--lanes
 // cannot add it: the experiment's lanes bound them).
-const { verdict } = require('../runner/conclusions')
-const { turnsOf } = require('../runner/compare-rows')
 const { CASES, specOf, smokeOf, criterionOf } = require('./interop-cases')
-const { judgement, resultText, boundMs, h3Against, goodputs, interopFigure, ourFigure, outageOf } = require('./interop-criteria')
+const { judgement, resultText, boundMs, h3Against, goodputs, interopFigure, ourFigure, caseOfRow } = require('./interop-criteria')
 
 const LANES = ['h1', 'h2', 'h2e', 'h3']
 const TOOLS = { 'http/1.1': 'h2load', h2: 'h2load', h3: 'oha' }
@@ -43,47 +41,10 @@ function cellOf (c) {
 }
 
 const caseOf = name => CASES.find(c => c.name === name)
-// A row's case as the row ran it (a smoke cell is smaller: its own size and handshakes).
-const caseOfRow = r => {
-  const c = caseOf(r.preset)
-  const o = c.blackhole ? outageOf(r) : null
-  return { ...c, size: r.params.sizeBytes ?? c.size, handshakes: r.load ? turnsOf(r) : c.handshakes, ...(o ? { blackhole: { onS: o.onMs / 1000, offS: o.offMs / 1000 } } : {}) }
-}
 const rowsOf = (rows, name) => rows.filter(r => r.preset === name && !r.mode)
 const lanesIn = rows => LANES.filter(l => rows.some(r => r.lane === l)).concat([...new Set(rows.map(r => r.lane))].filter(l => !LANES.includes(l)))
 const s = ms => ms === null || ms === undefined ? '–' : (ms / 1000).toFixed(ms < 10000 ? 3 : 2)
 const x = v => v === null || v === undefined || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
-
-// Per case: does every lane pass the case's criterion?
-function passConclusion (c) {
-  return {
-    text: `${c.name} (${c.abbreviation}): every lane passes the QUIC interop runner's criterion: ${criterionOf(c)}`,
-    check (all) {
-      const rows = rowsOf(all, c.name)
-      if (!rows.length) return verdict('not measured', `no lane ran ${c.name}`)
-      const js = lanesIn(rows).map(lane => ({ lane, j: judgement(rows.find(r => r.lane === lane), caseOfRow(rows.find(r => r.lane === lane))) }))
-      const ran = js.filter(e => e.j.status !== 'not run')
-      if (!ran.length) return verdict('not measured', js.map(e => `${e.lane} ${e.j.text}`).join('; '))
-      const passed = ran.filter(e => e.j.status === 'pass').length
-      const status = passed === ran.length ? 'holds' : passed === 0 ? 'does not hold' : 'partly holds'
-      return verdict(status, js.map(e => `${e.lane} ${e.j.text}`).join('; ') + `; the case: ${c.source}, scenario "${c.scenario}"`)
-    }
-  }
-}
-
-// Per case: HTTP/3 against HTTP/2 over TCP at the same Caddy (h2e), and against h1 and h2, by the verdict engine.
-function h3Conclusion (c) {
-  return {
-    text: `${c.name}: HTTP/3 (h3, quic-go) against HTTP/2 over TCP at the same Caddy (h2e), by the verdict engine (the other TCP lanes beside it)`,
-    check (all) {
-      const vs = h3Against(rowsOf(all, c.name))
-      if (!vs.length) return verdict('not measured', 'needs lane h3 and a TCP lane')
-      const main = vs.find(v => v.lane === 'h2e') || vs[0]
-      const status = main.verdict === 'faster' || main.verdict === 'slower' ? `h3 ${main.verdict} than ${main.lane}` : main.verdict
-      return verdict(status, vs.map(v => `against ${v.lane}: ${v.sentence}`).join('; '))
-    }
-  }
-}
 
 module.exports = {
   id: 'interop',
@@ -107,7 +68,6 @@ module.exports = {
   },
   source: null,
   cases: CASES,
-  conclusions: [...CASES.map(passConclusion), ...CASES.map(h3Conclusion)],
   extraTables (rows) {
     const names = CASES.map(c => c.name).filter(n => rowsOf(rows, n).length)
     const mapping = {

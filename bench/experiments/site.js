@@ -9,38 +9,10 @@
 // the protocol of every request, with a HAR file (bench/cells/site-url.js).
 // Its cells come from the command line (--url, --protocols, --ca): one a URL.
 // Not part of `all`: it needs a URL of the user's.
-const { verdict, engineVerdict, verdictCounts, statusOf } = require('../runner/conclusions')
-const { PROTOCOL_NAMES } = require('../../harness/force-protocol')
 
 const VIEWS = ['cold', 'repeat']
 const BROWSER_NAMES = { chromium: 'Chromium', firefox: 'Firefox' }
-const ok = r => r && r.samples.length > 0 && r.median !== null
 const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
-const browsersIn = rows => [...new Set(rows.map(r => r.browser || 'chromium'))]
-const find = (rows, { browser, cell, lane, mode }) => rows.find(r => (r.browser || 'chromium') === browser && r.cell === cell && r.lane === lane && r.mode === mode)
-
-// "HTTP/2 loads this page faster than HTTP/1.1": per browser, cell and view, by the verdict engine on onload.
-function fasterThan (slow, fast) {
-  return {
-    text: `${PROTOCOL_NAMES[fast]} loads the page (onload) faster than ${PROTOCOL_NAMES[slow]}, cold and as a repeat view`,
-    check (rows) {
-      const pairs = []
-      for (const browser of browsersIn(rows)) {
-        for (const cell of [...new Set(rows.map(r => r.cell))]) {
-          for (const mode of VIEWS) {
-            const a = find(rows, { browser, cell, lane: slow, mode })
-            const b = find(rows, { browser, cell, lane: fast, mode })
-            if (ok(a) && ok(b)) pairs.push({ browser, mode, a, b, v: engineVerdict(a, b) })
-          }
-        }
-      }
-      if (!pairs.length) return verdict('not measured', `needs good loads over ${PROTOCOL_NAMES[slow]} and ${PROTOCOL_NAMES[fast]} (--protocols ${slow},${fast})`)
-      const status = statusOf(pairs.map(p => p.v), ['holds', 'partly holds', 'does not hold'])
-      const each = pairs.map(p => `${BROWSER_NAMES[p.browser] || p.browser} ${p.mode}: ${ms(p.a.median)} → ${ms(p.b.median)} ms (${p.v})`).join('; ')
-      return verdict(status, `onload medians ${slow} → ${fast}: ${each}; by the verdict engine ${fast} is ${verdictCounts(pairs.map(p => p.v), 'browsers and views')}`)
-    }
-  }
-}
 
 module.exports = {
   id: 'site',
@@ -56,7 +28,6 @@ module.exports = {
   // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.
   estimateMs: cell => cell.protocols.length * 12000,
   source: null,
-  conclusions: [fasterThan('h1', 'h2'), fasterThan('h2', 'h3')],
   extraTables (rows) {
     const tables = []
     for (const cell of [...new Set(rows.map(r => r.cell))]) {

@@ -3,6 +3,7 @@
 // The runner's report.html: self-contained (inline SVG charts, no external
 // resources).
 const { esc } = require('../chart/line-chart')
+const { RULE_TEXT } = require('../claims/judge')
 const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED, DRIFTING } = require('./report-sections')
 const { svgChart } = require('./report-chart')
 
@@ -34,7 +35,7 @@ function toHtml (report) {
   const drifting = rendered.flatMap(s => s.drifting)
   const driftingList = drifting.length ? `<h2>${esc(DRIFTING)}</h2><ul>${drifting.map(e => `<li>${esc(e)}</li>`).join('')}</ul>\n` : ''
   const verdictList = rendered.flatMap(s => s.verdicts.map(v =>
-    `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>, ${esc(v.detail)}.</li>`))
+    `<li><a href="#${esc(s.experiment.id)}">${esc(s.experiment.id)}</a>: <strong>${esc(v.text)}</strong>: <span class="v">${esc(v.status)}</span>.</li>`))
   const heading = headingOf(report)
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -46,7 +47,7 @@ th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}section{marg
 <h1>${esc(heading.title)}</h1>
 <ul>${environmentLines(report.environment, heading).map(l => `<li>${inline(l)}</li>`).join('')}</ul>
 <p>${heading.intro.map(inline).join(' ')}</p>
-${errorList}${shapedList}${driftingList}<h2>Verdicts</h2><ul>${verdictList.join('')}</ul>
+${errorList}${shapedList}${driftingList}<h2>Verdicts</h2><p>${esc(RULE_TEXT)} Each claim's cells, their verdicts and its source are in its experiment's section.</p><ul>${verdictList.join('')}</ul>
 ${sections.join('\n')}
 </body></html>
 `

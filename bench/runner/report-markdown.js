@@ -1,6 +1,7 @@
 'use strict'
 
 // The runner's report.md.
+const { RULE_TEXT } = require('../claims/judge')
 const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED, DRIFTING } = require('./report-sections')
 
 function markdownTable ({ head, body }) {
@@ -18,8 +19,8 @@ function toMarkdown (report) {
   if (shaped.length) out.push(`## ${CPU_SHAPED}`, '', ...shaped.map(e => `- ${e}`), '')
   const drifting = sections.flatMap(s => s.drifting)
   if (drifting.length) out.push(`## ${DRIFTING}`, '', ...drifting.map(e => `- ${e}`), '')
-  out.push('## Verdicts', '')
-  for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}, ${v.detail}.`)
+  out.push('## Verdicts', '', RULE_TEXT, 'Each claim\'s cells, their verdicts and its source are in its experiment\'s section.', '')
+  for (const s of sections) for (const v of s.verdicts) out.push(`- ${s.experiment.id}: **${v.text}**: ${v.status}.`)
   out.push('')
   for (const s of sections) {
     out.push(`## ${s.experiment.id}: ${s.experiment.title}`, '', markdownTable(s.table), '')

@@ -43,7 +43,7 @@ function remarks (experiment, rows) {
 // The report's title and introduction: the source study's, or, for a run of the site experiment alone, the site's.
 function headingOf (report) {
   const siteOnly = report.experiments.length > 0 && report.experiments.every(e => e.kind === 'site-url')
-  if (!siteOnly) return { title: 'h2bench: the source study, rerun', intro: INTRO }
+  if (!siteOnly) return { title: `h2bench: ${report.experiments.map(e => e.id).join(', ') || 'no experiment'}`, intro: introOf(report.experiments) }
   const site = report.environment.site || { urls: [] }
   const path = site.link
     ? `The browser sat behind the packet-level link \`${site.link}\`, the origin reached by NAT from its namespace (slirp4netns): the path is the link, then this machine's own.`
@@ -63,13 +63,33 @@ function environmentLines (env, { siteOnly = false } = {}) {
   ]
 }
 
-const INTRO = [
-  'Times are medians over the repeats in seconds (quartiles in brackets; n = repeats when a cell got fewer than asked).',
-  'A page-experiment sample is one batch: all requests fired at once by the page\'s `window.h2bench.run`, from the first',
-  'issued to the last settled, after an unmeasured warm-up that opens its connections, lanes interleaved. Ratios are ours per cell',
-  '(lane median / h1 median, push / request). The source reported means of 10 runs in 2016 Chrome over the',
-  'network of its day, and its server sent more bytes than asked; compare shapes and ratios, not absolute values.'
-]
+// The introduction says what a sample is in this report's experiments, kind by kind, and what each source measured.
+const TIMES = 'Times are medians over the repeats in seconds (quartiles in brackets; n = repeats when a cell got fewer than asked); ratios are ours per cell.'
+const SAMPLE = {
+  page: 'A page-experiment sample is one batch: all requests fired at once by the page\'s `window.h2bench.run`, from the first issued to the last settled, after an unmeasured warm-up that opens its connections, lanes interleaved.',
+  'push-page': 'A push sample is one navigation of a tab to a lane\'s /push page, its scripts pushed with it or requested by it.',
+  'push-protocol': 'A protocol-level push sample is Node\'s http2 client (which accepts push) loading a page and its scripts on a fresh session, pushed with the page or requested after it.',
+  ttfb: 'A time-to-first-byte sample is one small response on a new connection, cold (no session ticket) or as a repeat visit (TLS resumed, QUIC in 0-RTT where it can).',
+  hol: 'A head-of-line sample is one `window.h2bench.run` batch of parallel requests over one connection under loss, with the spread of its requests\' completion times.',
+  'site-page': 'A page-load sample is one navigation to a lane\'s /site page (a document and its subresources) on new connections, handshakes included.',
+  load: 'A load sample is one run of the command-line tool\'s command (h2load, oha, ab, nghttp) against a lane, from start to exit.',
+  rest: 'A REST sample is one visit of the collection by the page\'s own requests (`window.h2bench.rest`) in one scenario (separate requests, compound, cache, revalidation, push), or Node\'s http2 client at the protocol level.',
+  'site-url': 'A site sample is one load of the page with a protocol forced: its onload.'
+}
+const SOURCE_NOTE = {
+  '000': 'Seed 000 reported means of 10 runs in 2016 Chrome over the network of its day, and its server sent more bytes than asked: compare shapes and ratios with it, not absolute values.',
+  '001': 'Seed 001 (Evert Pot) repeated each visit 50 times in Chrome and Firefox, over the internet from an AWS instance, its path not published.',
+  '002': 'Seed 002 ran `ab -n 100 -c 10` and `nghttp -n -m 100` once each against one URL of nghttp2.org over the internet.',
+  '003': 'Seed 003 (Cloudflare) reported averages of its own page loads from its edge, over paths it did not publish.',
+  '004': 'Seed 004 ran h2load against nginx-quic on a LAN under netem.'
+}
+// The seed each experiment reruns (null: h2bench's own).
+const SEED_OF = { delay: '000', 'count-10ms': '000', 'count-30ms': '000', size: '000', network: '000', push: '000', 'push-protocol': '000', 'push-link': '000', rest: '001', 'ab-vs-nghttp': '002', 'h3-ttfb': '003', 'h3-hol': '003', 'h3-pages': '003', 'h3-cc': '003', 'h2load-netem': '004', interop: null, 'network-current': null }
+function introOf (experiments) {
+  const kinds = [...new Set(experiments.map(e => e.kind))]
+  const seeds = [...new Set(experiments.map(e => SEED_OF[e.id]).filter(Boolean))].sort()
+  return [TIMES, ...kinds.map(k => SAMPLE[k]).filter(Boolean), ...seeds.map(s => SOURCE_NOTE[s])]
+}
 
 const SITE_INTRO = [
   'Times are medians over the repeats (quartiles in brackets; n = repeats when a row got fewer than asked). Each repeat starts',
@@ -110,4 +130,4 @@ const DRIFTING = 'Cells whose runs drift (the verdict engine\'s trend test): the
 // The heading of the list of cells measured below their lower bound, above the verdicts.
 const INSTRUMENT_ERRORS = 'Instrument errors: cells measured below their physical lower bound'
 
-module.exports = { render, headingOf, environmentLines, INTRO, SITE_INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, DRIFTING, PAIRING_INTRO }
+module.exports = { render, headingOf, environmentLines, introOf, SITE_INTRO, INSTRUMENT_ERRORS, COMPARISONS_INTRO, CPU_SHAPED, DRIFTING, PAIRING_INTRO }

@@ -71,6 +71,16 @@ function measuredCost (row, kind) {
   return d ? d.dominant + (d.cpuShaped ? ' (CPU-SHAPED: the machine, not HTTP)' : '') : '–'
 }
 
+// A row's flags for the claims resting on it, [{ kind, detail }]: its runs drift, or the machine's CPU shaped it.
+function rowFlags (row, kind) {
+  const flags = []
+  const d = row.samples && row.samples.length ? drift(row.samples, RULES) : null
+  if (d && d.drifting) flags.push({ kind: 'drifts', detail: `each run ${d.direction} than the last, Mann-Kendall p = ${d.p.toFixed(3)}` })
+  const c = row.costs && row.samples.length ? dominantCost(row.costs, boundOf(row, kind), clientOf(row), timedMsOf(row), transportOf(row)) : null
+  if (c && c.cpuShaped) flags.push({ kind: 'CPU-shaped (the machine, not HTTP: see the CPU-shaped cells above)', detail: '' })
+  return flags
+}
+
 // Every row whose measured costs say the machine's CPU shaped it (costs.js:
 // client or server CPU busy 80 % of its time or more), one line each; the
 // ratios and verdicts built on them describe this machine's CPU as much as HTTP.
@@ -143,4 +153,4 @@ function pairingTable (experiment, rows) {
   return body.length ? { head: [experiment.sweep.label, 'series', 'against', 'repeats on a shared seed', 'spread paired (sd of ln ratio)', 'spread across seeds (as unpaired)', 'pairing removed'], body } : null
 }
 
-module.exports = { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, driftingCells, pairingTable }
+module.exports = { rowFlags, tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, driftingCells, pairingTable }

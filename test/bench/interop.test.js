@@ -3,7 +3,9 @@
 const assert = require('node:assert/strict')
 const { experimentById, expand } = require('../../bench/experiments')
 const { CASES, specOf, smokeOf, gemodelFor, criterionOf, MiB, KiB } = require('../../bench/experiments/interop-cases')
-const { judge, judgement, interopFigure, ourFigure, resultText, handshakesOf, h3Against, boundMs } = require('../../bench/experiments/interop-criteria')
+const { judge, judgement, interopFigure, ourFigure, resultText, handshakesOf, h3Against, boundMs, caseOfRow, runnerCriterion } = require('../../bench/experiments/interop-criteria')
+const { verdicts } = require('../../bench/runner/report-verdicts')
+const { claimsOf } = require('../../bench/claims')
 const { turnSeed, mergeInTurn } = require('../../bench/cells/load-in-turn')
 const { loadWorkload, turnsOf } = require('../../bench/runner/compare-rows')
 const { boundOf, WIRE } = require('../../bench/runner/bounds')
@@ -213,33 +215,44 @@ describe('interop: the interop runner\'s pass criteria on our rows', () => {
   })
 })
 
-describe('interop: conclusions and the report', () => {
+describe('interop: claims and the report', () => {
   const lanes = (preset, ms, extra = {}) => ['h1', 'h2', 'h2e', 'h3'].map(lane => row({ preset, lane, ms: [ms[lane]], ...(extra[lane] || {}) }))
-  const check = (text, rows) => e.conclusions.find(c => c.text.startsWith(text)).check(rows)
+  // The claim whose text starts with `text`, judged as the report judges it (bench/claims/interop.js).
+  const check = (text, rows) => verdicts(e, rows).find(c => c.text.startsWith(text))
 
-  it('per case: holds when every lane passes its criterion, partly when some do, not measured without rows', () => {
+  it('the interop runner\'s criterion as a claim\'s meets criterion: met, not met (failed or mixed), not measured (not run); the case as the row ran it', () => {
+    const c = runnerCriterion(caseOf('transferloss'))
+    assert.match(c.name, /^the QUIC interop runner's criterion for transferloss \(testcases_quic\.py TestCaseTransferLoss/)
+    assert.deepEqual(c.test(row({ preset: 'transferloss', lane: 'h1', ms: [3000] })), { met: true, why: 'pass (5 of 5 runs by its criterion)' })
+    assert.equal(c.test(row({ preset: 'transferloss', lane: 'h3', ms: [3000, 3100], failures: 3 })).met, false)
+    assert.equal(c.test(row({ preset: 'transferloss', lane: 'h3', ms: [], failures: 0 })).met, null)
+    // A smoke row: its own file size and its link's outage.
+    const smoke = row({ preset: 'blackhole', lane: 'h1', ms: [3000], size: 2 * MiB, linkSpec: cellOf('blackhole', true).link })
+    assert.deepEqual([caseOfRow(smoke).size, caseOfRow(smoke).blackhole], [2 * MiB, { onS: 1, offS: 0.5 }])
+  })
+
+  it('per case: holds when every lane passes its criterion, partly when most do, does not hold when none do, not measured without rows', () => {
     const all = lanes('blackhole', { h1: 12000, h2: 12100, h2e: 11900, h3: 10000 })
     assert.equal(check('blackhole (B): every lane passes', all).status, 'holds')
     const some = lanes('blackhole', { h1: 12000, h2: 12100, h2e: 11900, h3: 10000 }, { h2: { ms: [], failures: 5, note: '5 of 5 runs had failed requests' } })
     const v = check('blackhole (B): every lane passes', some)
     assert.equal(v.status, 'partly holds')
-    assert.match(v.detail, /h2 FAIL \(0 of 5 runs by its criterion: 5 of 5 runs did not complete/)
+    assert.match(v.detail, /blackhole, h2: not met \(FAIL \(0 of 5 runs by its criterion: 5 of 5 runs did not complete/)
     assert.match(v.detail, /scenario "blackhole --delay=15ms --bandwidth=10Mbps --queue=25 --on=5s --off=2s"/)
     assert.equal(check('blackhole (B): every lane passes', lanes('blackhole', {}, { h1: { ms: [], failures: 5 }, h2: { ms: [], failures: 5 }, h2e: { ms: [], failures: 5 }, h3: { ms: [], failures: 5 } })).status, 'does not hold')
     assert.equal(check('goodput (G): every lane passes', all).status, 'not measured')
   })
 
-  it('HTTP/3 against the TCP lanes by the verdict engine: faster, slower, or not measured below 5 runs', () => {
+  it('HTTP/3 against the TCP lanes by the verdict engine (a table of the report, no claim): faster, slower, or not measured below 5 runs', () => {
+    assert.deepEqual(claimsOf('interop').map(c => c.form), CASES.map(() => 'meets'))
     const rows = lanes('transferloss', { h1: 2000, h2: 2100, h2e: 2200, h3: 4000 })
-    const v = check('transferloss: HTTP/3', rows)
-    assert.equal(v.status, 'h3 slower than h2e')
-    assert.match(v.detail, /^against h2e: h3 is 1\.82× slower than h2e \(95 % interval [\d.]+–[\d.]+×, 5 and 5 runs\); against h1:/)
-    assert.deepEqual(h3Against(rows).map(x => [x.lane, x.verdict]), [['h2e', 'slower'], ['h1', 'slower'], ['h2', 'slower']])
-    const faster = check('longrtt: HTTP/3', lanes('longrtt', { h1: 4500, h2: 4500, h2e: 4500, h3: 3000 }))
-    assert.equal(faster.status, 'h3 faster than h2e')
-    const few = check('goodput: HTTP/3', ['h2e', 'h3'].map(lane => row({ preset: 'goodput', lane, ms: [9000, 9100] })))
-    assert.equal(few.status, 'not measured')
-    assert.equal(check('goodput: HTTP/3', []).status, 'not measured')
+    const vs = h3Against(rows)
+    assert.deepEqual(vs.map(x => [x.lane, x.verdict]), [['h2e', 'slower'], ['h1', 'slower'], ['h2', 'slower']])
+    assert.match(vs[0].sentence, /^h3 is 1\.82× slower than h2e \(95 % interval [\d.]+–[\d.]+×, 5 and 5 runs\)/)
+    assert.equal(h3Against(lanes('longrtt', { h1: 4500, h2: 4500, h2e: 4500, h3: 3000 }))[0].verdict, 'faster')
+    const few = h3Against(['h2e', 'h3'].map(lane => row({ preset: 'goodput', lane, ms: [9000, 9100] })))
+    assert.equal(few[0].verdict, 'not measured')
+    assert.deepEqual(h3Against([]), [])
   })
 
   it('the report: the cases and their mapping, each lane beside its criterion with its bound, goodput as both report it, h3 against TCP', () => {

@@ -100,7 +100,8 @@ describe('npm run bench -- h3-pages h3-cc --network link --smoke (the real comma
     assert.match(md, /\| page \| loss \| h3 \| h2e \| h2 \| h2n \| h1 \| h3\/h2e \|.*Cloudflare h3 \| Cloudflare h2 \|/)
     assert.match(md, /\| 15 KB \| 0 \| [\d.]+ \| [\d.]+ \|.*\| 0\.443 \| 0\.458 \| 0\.97× \|/)
     assert.match(md, /h3-pages: \*\*A small page \(15 KB\) loads faster over HTTP\/3/)
-    assert.match(md, /h3-cc: \*\*HTTP\/3's vanished advantage at 1 MB comes from congestion control.*\*\*: (supported|partly supported|not supported|not measured)/)
+    // The smoke run has no lossy cell and 2 repeats: its claim's part at 2 % loss has no cell, the others too few runs.
+    assert.match(md, /h3-cc: \*\*HTTP\/3's vanished advantage at 1 MB comes from congestion control[^\n]*\*\*: not measured, /)
     assert.match(md, /\| cubic \| 0 \|.*\| cubic ×\d+ \(set by [a-z+]+\) \|/)
   })
 })
