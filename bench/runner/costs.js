@@ -154,7 +154,7 @@ function dominantCost (costs, bound, browser = 'the browser', timedMs = null, tr
     dominant = `loss recovery: ${drops || !qlog ? `${drops} packets dropped${corrupted ? ` (${corrupted} corrupted)` : ''}, ` : ''}${recovery} (over ${over})` +
       `; next, ${sentences[top[0]]}`
   } else if (bandwidthBound) {
-    dominant = `bandwidth-bound: the bound's ${s(bound.bandwidthMs)} a run at the link's rate is ${pct(boundShare)} of the time (${pct(BANDWIDTH_BOUND)} or more: the cell is at its bandwidth bound)`
+    dominant = `bandwidth-bound: the bound's ${s(bound.bandwidthMs)} a run at the network's rate is ${pct(boundShare)} of the time (${pct(BANDWIDTH_BOUND)} or more)`
   } else if (top[1] >= SHAPING) {
     dominant = sentences[top[0]]
   } else {

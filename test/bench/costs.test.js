@@ -65,7 +65,7 @@ describe('the measured dominant cost of a cell', () => {
     // 1.1 MB a run at 10 Mbit/s: 0.88 s of the bound's bandwidth in each 1 s run, the browser on the CPU 95 % of it.
     const busy = record({ browserCpuMs: 950, link: { up: linkDir(40000), down: linkDir(1.1e6) } })
     const d = dominantCost(sumCosts([busy, busy]), bound({ bandwidthMs: 880 }), 'Chromium')
-    assert.equal(d.dominant, "bandwidth-bound: the bound's 0.88 s a run at the link's rate is 88 % of the time (85 % or more: the cell is at its bandwidth bound)")
+    assert.equal(d.dominant, "bandwidth-bound: the bound's 0.88 s a run at the network's rate is 88 % of the time (85 % or more)")
     assert.equal(d.cpuShaped, false)
     // At 80 % of it the CPU's 95 % names the cost, and shapes the cell.
     const d80 = dominantCost(sumCosts([busy]), bound({ bandwidthMs: 800 }), 'Chromium')
