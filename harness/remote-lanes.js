@@ -8,6 +8,7 @@
 const net = require('node:net')
 const { getJson } = require('./lane-json')
 const { UserError } = require('../common/errors')
+const { median } = require('../client/js/stats')
 
 class RemoteLanesError extends UserError {
   constructor (message, options = {}) {
@@ -60,6 +61,5 @@ async function connectTimes (host, port, n = 5) {
 // The one line that says where the lanes are and the round trip to them (the runner's log, npm start's banner).
 const remoteLine = remote => `lanes at ${remote.at}: round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`
 
-const median = xs => { const v = xs.slice().sort((a, b) => a - b); const m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2 }
 
 module.exports = { readRemoteLanes, connectTimes, remoteLine, RemoteLanesError }

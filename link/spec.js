@@ -249,4 +249,21 @@ function parseLinkSpec (text, { cwd = process.cwd(), traces = true } = {}) {
   return link
 }
 
-module.exports = { parseLinkSpec, KNOWN_KEYS, DEFAULT_QUEUE_PACKETS }
+// A parsed link's round trip (ms): its two one-way delays; `min` takes off the
+// jitter (uniform ± around the delay, link/forwarder), the shortest round
+// trip the link allows. The one place a round trip is read from a spec.
+function rttMsOf (link, { min = false } = {}) {
+  const way = d => d.delayUs - (min ? d.jitterUs : 0)
+  return (way(link.up) + way(link.down)) / 1000
+}
+
+// The round trip of a spec's text, or null when it is no spec (a DevTools preset's name).
+function rttMsOfSpec (text, options) {
+  try {
+    return rttMsOf(parseLinkSpec(text, { traces: false }), options)
+  } catch {
+    return null
+  }
+}
+
+module.exports = { parseLinkSpec, rttMsOf, rttMsOfSpec, KNOWN_KEYS, DEFAULT_QUEUE_PACKETS }

@@ -52,6 +52,7 @@ async function runRestProtocol ({ lanes, items = 25, size = 512, delay = 0, repe
         }
       }
     }
+    // Counts (items pushed, requests) recorded as whole numbers (results-schema: integer): the lower median, not stats.js's mean of the middle two.
     const median = xs => xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] : 0
     for (const mode of MODES) {
       const p = per[mode]

@@ -11,6 +11,7 @@
 // is followed by no figure), so no claim quotes them as the source's.
 const { faster, near, all } = require('./forms')
 const { SCENARIOS } = require('../cells/rest')
+const { rttMsOfSpec } = require('../../link/spec')
 
 const SEED = 'seed 001 (001_62d514182801338f.txt)'
 const BROWSER_NAMES = { chromium: 'Chromium', firefox: 'Firefox', 'node:http2': 'Node http2' }
@@ -24,7 +25,7 @@ const at = (rows, r, lane, mode) => rows.find(x => browserOf(x) === browserOf(r)
 const where = r => `${BROWSER_NAMES[browserOf(r)] || browserOf(r)} ${r.params.requests} items`
 const x = v => `${v.toFixed(2)}×`
 // The link's round trip (ms) from the row's spec, or null.
-const rttOf = r => { const m = /rtt=(\d+(?:\.\d+)?)ms/.exec(r.linkSpec || ''); return m ? Number(m[1]) : null }
+const rttOf = r => r.linkSpec ? rttMsOfSpec(r.linkSpec) : null
 const h2 = mode => ({ lane: 'h2', mode })
 const inBrowser = r => browserOf(r) !== 'node:http2'
 // A browser push visit that the browser refused: its items came by request, so it measured separate requests with one more header.

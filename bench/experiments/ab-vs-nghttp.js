@@ -8,13 +8,14 @@
 // (load/presets.js says why). Runner: bench/cells/load.js (load/load.js).
 // Its claims: bench/claims/ab-vs-nghttp.js.
 const { loadPreset } = require('../../load/presets')
+const { rttMsOfSpec } = require('../../link/spec')
 
 const PRESET = loadPreset('ab-vs-nghttp')
 const RTTS = [50, 100, 200, 500]
 const SOURCE = { h1: 22.536, h2: 2.626 }
 
 const ok = r => r && r.samples.length > 0 && r.failures === 0
-const rttOf = r => Number((/rtt=(\d+)ms/.exec(r.linkSpec || r.preset) || [0, NaN])[1])
+const rttOf = r => rttMsOfSpec(r.linkSpec || r.preset) ?? NaN
 const at = (rows, lane, rtt) => rows.find(r => r.lane === lane && rttOf(r) === rtt && ok(r)) || null
 const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
 const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(1)}×`
@@ -41,7 +42,7 @@ module.exports = {
   // ab: ⌈n/c⌉ rounds of TCP + TLS + request (≈ 4.5 RTT each, measured); the
   // others about 4 RTT each; oha's QUIC waits for the edge's 5 s idle close.
   estimateMs: (c, { lanes }) => {
-    const rtt = Number(/rtt=(\d+)/.exec(c.link)[1])
+    const rtt = rttMsOfSpec(c.link)
     return rtt * (Math.ceil(c.workload.requests / c.workload.connections) * 4.5 + 4 * lanes) + 5000 + lanes * 300
   },
   source: null,

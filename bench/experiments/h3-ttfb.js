@@ -8,6 +8,8 @@
 // lane, over links of 20 … 300 ms RTT; and how many round trips that was.
 // Runner: bench/cells/h3-ttfb.js (kind ttfb).
 
+const { rttMsOfSpec } = require('../../link/spec')
+
 const RTTS = [20, 50, 100, 200, 300]
 const SOURCE = { h2: 201, h3: 176, lowerPct: 12.4 }
 
@@ -42,7 +44,7 @@ module.exports = {
   cells: RTTS.map(rtt => ({ preset: `rtt=${rtt}ms`, link: `rtt=${rtt}ms` })),
   smokeCells: () => [{ preset: 'rtt=50ms', link: 'rtt=50ms' }],
   // Per repeat and lane: a context, the page, three fetches and the flush: about 10 RTT and 0.4 s of browser work.
-  estimateMs: (cell, { lanes }) => lanes * (10 * Number(/rtt=(\d+)/.exec(cell.link)[1]) + 400),
+  estimateMs: (cell, { lanes }) => lanes * (10 * rttMsOfSpec(cell.link) + 400),
   source: null,
   sourceFigures: SOURCE,
   // Tables under the main one (bench/runner/report.js).

@@ -3,11 +3,12 @@
 // npm run bench:link's figures: the median over repeats of each measurement,
 // and the tables printed from them.
 
+const stats = require('../../client/js/stats')
+
+// The median of the finite numbers among `values` (stats.js's, the one median), or null.
 const median = values => {
-  const v = values.filter(x => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b)
-  if (!v.length) return null
-  const mid = v.length >> 1
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2
+  const v = values.filter(x => typeof x === 'number' && Number.isFinite(x))
+  return v.length ? stats.median(v) : null
 }
 const get = (obj, dotted) => dotted.split('.').reduce((o, k) => (o === null || o === undefined ? null : o[k]), obj)
 

@@ -662,3 +662,16 @@ describe('the new keys as forwarder lines and in words', () => {
     rejects('rebind=1s//port', 'rebind', /has an empty part/)
   })
 })
+
+describe('a link\'s round trip, read in one place (rttMsOf)', () => {
+  const { rttMsOf, rttMsOfSpec } = require('../../link/spec')
+  it('is the two one-way delays; min takes off their jitter; a DevTools preset\'s name is its link preset\'s', () => {
+    assert.equal(rttMsOfSpec('rtt=100ms,down=20mbit'), 100)
+    assert.equal(rttMsOfSpec('delay.up=5ms,delay.down=45ms'), 50)
+    assert.equal(rttMsOf(parseLinkSpec('rtt=100ms,jitter=10ms')), 100)
+    assert.equal(rttMsOf(parseLinkSpec('rtt=100ms,jitter=10ms'), { min: true }), 80)
+    assert.equal(rttMsOfSpec('Regular 2G'), 300)
+    assert.equal(rttMsOfSpec('none'), 0)
+    assert.equal(rttMsOfSpec('not a spec=1'), null)
+  })
+})
