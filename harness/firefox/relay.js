@@ -22,9 +22,7 @@
 const fs = require('node:fs')
 const { spawn, spawnSync } = require('node:child_process')
 const readline = require('node:readline')
-const path = require('node:path')
-// ws: puppeteer-core's own WebSocket client (a dependency of it, not of ours)
-const WebSocket = require(require.resolve('ws', { paths: [path.dirname(require.resolve('puppeteer-core/package.json'))] }))
+const WebSocket = require('ws')
 
 const BIDI_LINE = /^WebDriver BiDi listening on (ws:\/\/\S+)/ // @puppeteer/browsers' WEBDRIVER_BIDI_WEBSOCKET_ENDPOINT_REGEX
 const GRACE_MS = 5000 // for Firefox to exit after browser.close (or SIGTERM) before it gets SIGKILL

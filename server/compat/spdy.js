@@ -34,6 +34,8 @@ const { transportFile } = require('./spdy-transport')
 // libuv stream handle (spdy-http2/handle-thing 2.0.1, also unmaintained).
 // Node's net.Socket calls its write methods with Node's internal protocol.
 const Handle = require(require.resolve('handle-thing', { paths: [path.dirname(require.resolve('spdy'))] }))
+// (handle-thing is declared in package.json at the version this patch targets; resolved from spdy's folder so the
+// patch reaches the copy spdy loads)
 const streamWrap = process.binding('stream_wrap')
 
 // Starts one write (or writev) on the handle and reports its completion the
