@@ -47,7 +47,8 @@ const READ = {
 const browserOf = r => r.browser || 'chromium'
 // A side's lane or mode '*' matches any, and pairs a row with the other side's row of the same lane or mode.
 const matches = (row, side) => (side.lane === '*' || row.lane === side.lane) && (side.mode === '*' || (row.mode ?? null) === side.mode)
-const partners = (claim, a, r) => (claim.b.lane !== '*' || r.lane === a.lane) && (claim.b.mode !== '*' || (r.mode ?? null) === (a.mode ?? null))
+const sameSlot = (side, a, r) => (side.lane !== '*' || r.lane === a.lane) && (side.mode !== '*' || (r.mode ?? null) === (a.mode ?? null))
+const partners = (claim, a, r) => sameSlot(claim.b, a, r)
 // Rows of one cell: the same experiment, cell, network and browser.
 const sameCell = (a, b) => a.experiment === b.experiment && a.cell === b.cell && a.network === b.network && browserOf(a) === browserOf(b)
 const paramOf = (row, param) => param === 'preset' ? row.preset : row.params[param]
@@ -91,7 +92,7 @@ const describe = side => side.name || (side.lane === '*' ? (side.mode && side.mo
 // A cell's label, with the row's lane and mode where the side takes any.
 const labelOf = (label, side, row) => `${label(row)}${side.lane === '*' ? `, ${row.lane}` : ''}${side.mode === '*' && row.mode ? `, ${row.mode}` : ''}`
 
-// The cells of a claim: → [{ label, verdict, reading, ratio, low, high, sentence, rows }].
+// The cells of a claim: → [{ label, verdict, reading, ratio, low, high, why, rows, part }].
 function cellsOf (claim, rows, label) {
   const pool = claim.where ? rows.filter(claim.where) : rows
   const cells = []
@@ -109,6 +110,11 @@ function cellsOf (claim, rows, label) {
     }
   } else if (claim.form === 'meets') {
     for (const a of pool.filter(r => matches(r, claim.a))) {
+      const invalid = claim.invalid && claim.invalid(a)
+      if (invalid) {
+        cells.push({ label: labelOf(label, claim.a, a), verdict: NOT_MEASURED, reading: 'missing', why: invalid })
+        continue
+      }
       const { met, why } = claim.criterion.test(a)
       cells.push({ label: labelOf(label, claim.a, a), verdict: met === null ? NOT_MEASURED : met ? 'met' : 'not met', reading: met === null ? 'missing' : met ? 'for' : 'against', why, rows: [a] })
     }
@@ -116,7 +122,7 @@ function cellsOf (claim, rows, label) {
     for (const a of pool.filter(r => matches(r, claim.a) && claim.changed(r))) {
       const b = pool.find(r => matches(r, claim.b) && sameCell(r, a) && partners(claim, a, r))
       const baseCell = claim.baseOf(a, pool)
-      const at = side => baseCell === null ? null : pool.find(r => matches(r, side) && r.cell === baseCell && r.network === a.network && browserOf(r) === browserOf(a)) || null
+      const at = side => baseCell === null ? null : pool.find(r => matches(r, side) && sameSlot(side, a, r) && r.cell === baseCell && r.network === a.network && browserOf(r) === browserOf(a)) || null
       const a0 = at(claim.a)
       const b0 = at(claim.b)
       if (!b || !a0 || !b0) {

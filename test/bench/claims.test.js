@@ -103,6 +103,17 @@ describe('claims: the forms, judged by one rule', () => {
     assert.equal(statusOn(suffersLess('h3', 'h2e', opts, TEXT), [at('h2e', 5, 400), at('h3', 5, 150)]), 'not measured')
   })
 
+  it('suffersLess with sides of any lane: each lane against its own row without the change', () => {
+    const at = (lane, loss, median) => row({ lane, mode: 'x', cell: loss, params: { loss }, samples: runs(median) })
+    const opts = { changed: r => r.params.loss > 0, baseOf: () => 0 }
+    const claim = suffersLess({ lane: '*', mode: 'x' }, { lane: '*', mode: 'x' }, opts, TEXT)
+    // h2 slowed 4×, h3 1.5×: each is its own base, so no lane's slowdown is read against another lane's clean row.
+    const rows = [at('h2', 0, 100), at('h3', 0, 50), at('h2', 5, 400), at('h3', 5, 75)]
+    const j = judge(claim, rows)
+    assert.equal(j.cells.length, 2)
+    assert.ok(j.cells.every(c => c.verdict === 'no difference'), JSON.stringify(j.cells.map(c => c.verdict)))
+  })
+
   it('near and atLeast read the interval of a\'s time over b\'s', () => {
     const rows = [row({ lane: 'h1', samples: runs(100) }), row({ lane: 'h2', samples: runs(118) })]
     assert.equal(statusOn(near('h2', 'h1', 1.18, 0.1, TEXT), rows), 'reproduced')
