@@ -1,10 +1,10 @@
 'use strict'
 
 // Every experiment, in report order. One file each; see delay.js for the
-// shape: id, title, kind (page | push-page | push-protocol), optional lanes
+// shape: id, title, kind (the kind of cell that measures it), optional lanes
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
-// smokeCells (cells → tiny cells), source (the published table, or null),
-// conclusions [{ text, check(rows) → { status, detail } }].
+// smokeCells (cells → tiny cells), source (the published table, or null).
+// What it claims is declared apart, in bench/claims/<id>.js (docs/adding-an-experiment.md).
 const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site']
   .map(id => require(`./${id}`))
 
