@@ -1,6 +1,6 @@
 'use strict'
 
-// `npm test` passes the spec (test/**/*.test.js); `npx mocha <file>` runs one file.
+// test/run.js passes the spec (a tier's files, or test/**/*.test.js for npm test); `npx mocha <file>` runs one file.
 module.exports = {
   timeout: 20000,
   reporter: 'spec'

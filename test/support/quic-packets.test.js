@@ -1,7 +1,7 @@
 'use strict'
 
 // The hand-made QUIC packets of test/support/quic-packets.js (used by
-// test/server/h3-conformance.test.js), checked against RFC 9001's own
+// test/server/integration/h3-conformance.test.js), checked against RFC 9001's own
 // test vectors, so a conformance test that fails is the server's doing.
 const assert = require('node:assert/strict')
 const crypto = require('node:crypto')

@@ -16,11 +16,15 @@ describe('tools/oha/build.js: a build says so, on a stderr that is no terminal',
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-oha-'))
     const cargo = path.join(dir, 'cargo')
+    // A Node script run by this Node (no shell, no coreutils: the unit tier runs with only node on the PATH).
     fs.writeFileSync(cargo, [
-      '#!/bin/sh',
-      'if [ "$1" = --version ]; then echo "cargo 0.0.0 (stand-in)"; exit 0; fi',
-      'while [ $# -gt 0 ]; do if [ "$1" = --root ]; then root=$2; fi; shift; done',
-      'mkdir -p "$root/bin" && printf "#!/bin/sh\\n" > "$root/bin/oha" && chmod +x "$root/bin/oha"',
+      `#!${process.execPath}`,
+      "const fs = require('node:fs')",
+      'const args = process.argv.slice(2)',
+      "if (args[0] === '--version') { console.log('cargo 0.0.0 (stand-in)'); process.exit(0) }",
+      "const bin = require('node:path').join(args[args.indexOf('--root') + 1], 'bin')",
+      'fs.mkdirSync(bin, { recursive: true })',
+      "fs.writeFileSync(require('node:path').join(bin, 'oha'), '', { mode: 0o755 })",
       ''
     ].join('\n'), { mode: 0o755 })
     env = { ...process.env, CARGO: cargo }

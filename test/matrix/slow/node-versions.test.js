@@ -8,7 +8,7 @@ const { ensureNode, MAJORS } = require('../../support/node-versions')
 const ROOT = path.join(__dirname, '..', '..', '..')
 const MOCHA = path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js')
 // The protocol suites, rerun under each other supported Node major.
-const SUITES = ['test/server/lanes.test.js', 'test/server/push.test.js', 'test/server/spdy-compat.test.js', 'test/server/flow-control.test.js', 'test/server/abuse.test.js', 'test/server/slow/torture.test.js', 'test/link/spec.test.js', 'test/server/ledger.test.js', 'test/load/load-args.test.js', 'test/load/slow/tools.test.js', 'test/load/slow/load-run.test.js', 'test/server/api.test.js', 'test/server/certs.test.js']
+const SUITES = ['test/server/integration/lanes.test.js', 'test/server/integration/push.test.js', 'test/server/integration/spdy-compat.test.js', 'test/server/integration/flow-control.test.js', 'test/server/integration/abuse.test.js', 'test/server/slow/torture.test.js', 'test/link/spec.test.js', 'test/server/integration/ledger.test.js', 'test/load/integration/load-args.test.js', 'test/load/slow/tools.test.js', 'test/load/slow/load-run.test.js', 'test/server/integration/api.test.js', 'test/server/integration/certs.test.js']
 
 function run (node, args) {
   return new Promise(resolve => {

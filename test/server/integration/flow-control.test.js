@@ -7,10 +7,10 @@
 // (server/compat/spdy-send.js, fix 2). The raw client grants windows a few
 // bytes at a time, which is what a browser whose renderer reads slowly does.
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { forEachLane } = require('../support/lanes')
-const { connectRaw } = require('../support/h2-frames')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { forEachLane } = require('../../support/lanes')
+const { connectRaw } = require('../../support/h2-frames')
+const { LANES } = require('../../../server/lanes')
 
 // Every HTTP/2 lane, h2e (Caddy's Go net/http) included: RFC 9113's flow
 // control binds any server, and Caddy passes these as they are.

@@ -2,12 +2,12 @@
 
 const assert = require('node:assert/strict')
 const https = require('node:https')
-const { useServers } = require('../support/servers')
-const { forEachLane } = require('../support/lanes')
-const { h2Session, h3get, laneGet, useH3Client } = require('../support/clients')
-const { getJson } = require('../../load/run-tool')
-const { newLedgers, MAX_LEDGERS } = require('../../server/ledger')
-const { EDGE_CLIENT_HEADER } = require('../../server/edge/caddy')
+const { useServers } = require('../../support/servers')
+const { forEachLane } = require('../../support/lanes')
+const { h2Session, h3get, laneGet, useH3Client } = require('../../support/clients')
+const { getJson } = require('../../../load/run-tool')
+const { newLedgers, MAX_LEDGERS } = require('../../../server/ledger')
+const { EDGE_CLIENT_HEADER } = require('../../../server/edge/caddy')
 
 let serial = 0
 const newId = name => `t-${name}-${process.pid}-${++serial}`

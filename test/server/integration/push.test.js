@@ -1,12 +1,12 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { h2Session, h2Get, h1Get, laneGet, useH3Client } = require('../support/clients')
-const { assetBody } = require('../../server/routes/push')
-const { payloadBlock } = require('../../server/payload')
-const { forEachLane } = require('../support/lanes')
-const { LANES } = require('../../server/lanes')
+const { useServers } = require('../../support/servers')
+const { h2Session, h2Get, h1Get, laneGet, useH3Client } = require('../../support/clients')
+const { assetBody } = require('../../../server/routes/push')
+const { payloadBlock } = require('../../../server/payload')
+const { forEachLane } = require('../../support/lanes')
+const { LANES } = require('../../../server/lanes')
 
 // The h2 lanes that push. h2e (Caddy) speaks HTTP/2 but never pushes
 // (pushSupport 'unsupported', server/lanes/edge.js), and h3 has no push a

@@ -8,9 +8,9 @@ const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { unavailableReason } = require('../../link/namespace')
+const { unavailableReason } = require('../../../link/namespace')
 
-const BIN = path.join(__dirname, '..', '..', 'bin')
+const BIN = path.join(__dirname, '..', '..', '..', 'bin')
 
 function run (script, args, { env = process.env, until = null, signal = null, afterMs = null } = {}) {
   return new Promise((resolve, reject) => {

@@ -2,11 +2,11 @@
 
 const assert = require('node:assert/strict')
 const { performance } = require('node:perf_hooks')
-const { useServers } = require('../support/servers')
-const { h1Get, h2Get, h3Get, h2Session, useH3Client } = require('../support/clients')
-const { forEachLane } = require('../support/lanes')
-const { LANES } = require('../../server/lanes')
-const { item, DEFAULT_ITEM_BYTES } = require('../../server/routes/api')
+const { useServers } = require('../../support/servers')
+const { h1Get, h2Get, h3Get, h2Session, useH3Client } = require('../../support/clients')
+const { forEachLane } = require('../../support/lanes')
+const { LANES } = require('../../../server/lanes')
+const { item, DEFAULT_ITEM_BYTES } = require('../../../server/routes/api')
 
 const PUSH_LANES = LANES.filter(l => l.protocol === 'h2' && !l.edge)
 

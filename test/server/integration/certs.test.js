@@ -7,7 +7,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { execFileSync } = require('node:child_process')
 const selfsigned = require('selfsigned')
-const { loadOrCreateCertificate, generateCertificate, pemBlocks, CertError } = require('../../server/certs')
+const { loadOrCreateCertificate, generateCertificate, pemBlocks, CertError } = require('../../../server/certs')
 
 describe('certificates', function () {
   this.timeout(30000)

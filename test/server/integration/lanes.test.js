@@ -1,11 +1,11 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { forEachLane } = require('../support/lanes')
-const { LANES } = require('../../server/lanes')
-const { laneGet, alpnHandshake, noAlpnRequest, h1Get, h2Get, h3get, useH3Client } = require('../support/clients')
-const { payload, MIB } = require('../../server/payload')
+const { useServers } = require('../../support/servers')
+const { forEachLane } = require('../../support/lanes')
+const { LANES } = require('../../../server/lanes')
+const { laneGet, alpnHandshake, noAlpnRequest, h1Get, h2Get, h3get, useH3Client } = require('../../support/clients')
+const { payload, MIB } = require('../../../server/payload')
 
 describe('lanes over real TLS', function () {
   useH3Client()

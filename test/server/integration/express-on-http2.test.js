@@ -7,9 +7,9 @@ const assert = require('node:assert/strict')
 const http2 = require('node:http2')
 const https = require('node:https')
 const express = require('express')
-const { expressOnHttp2 } = require('../../server/compat/express-on-http2')
-const { testCertificate } = require('../support/certificate')
-const { h1Get, h2Session } = require('../support/clients')
+const { expressOnHttp2 } = require('../../../server/compat/express-on-http2')
+const { testCertificate } = require('../../support/certificate')
+const { h1Get, h2Session } = require('../../support/clients')
 
 function probeApp () {
   const app = express()

@@ -3,11 +3,11 @@
 const assert = require('node:assert/strict')
 const net = require('node:net')
 const dgram = require('node:dgram')
-const { caddyConfig, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, startCaddy, EdgeError, freePort } = require('../../server/edge/caddy')
-const { startAll, PortError } = require('../../server/start')
-const { laneByName } = require('../../server/lanes')
-const { testCertificate } = require('../support/certificate')
-const { ensureCaddy } = require('../../tools/caddy/build')
+const { caddyConfig, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, startCaddy, EdgeError, freePort } = require('../../../server/edge/caddy')
+const { startAll, PortError } = require('../../../server/start')
+const { laneByName } = require('../../../server/lanes')
+const { testCertificate } = require('../../support/certificate')
+const { ensureCaddy } = require('../../../tools/caddy/build')
 
 describe('the Caddy edge (server/edge/caddy.js)', function () {
   this.timeout(30000)

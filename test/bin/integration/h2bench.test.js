@@ -7,10 +7,10 @@ const net = require('node:net')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const http = require('node:http')
-const { h1Get } = require('../support/clients')
-const { getJson } = require('../../harness/lane-json')
+const { h1Get } = require('../../support/clients')
+const { getJson } = require('../../../harness/lane-json')
 
-const ENTRY = path.join(__dirname, '..', '..', 'bin', 'h2bench.js')
+const ENTRY = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench.js')
 
 // Runs the CLI; resolves once `until` matches stdout (then the caller
 // stops it) or when it exits.

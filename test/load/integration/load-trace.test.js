@@ -6,16 +6,16 @@ const os = require('node:os')
 const path = require('node:path')
 const { EventEmitter } = require('node:events')
 const { PassThrough } = require('node:stream')
-const { formatTrace, TraceError } = require('../../load/trace')
-const { summariseNghttp } = require('../../load/tools/nghttp-trace')
-const { summariseAb } = require('../../load/tools/ab-trace')
-const { summariseQlogDir, quicRecovery } = require('../../load/qlog')
-const { startCaddy, findCaddy } = require('../../server/edge/caddy')
-const { startAll } = require('../../server/start')
-const { laneByName } = require('../../server/lanes')
-const { testCertificate } = require('../support/certificate')
-const { h3get, useH3Client } = require('../support/clients')
-const { ensureCaddy } = require('../../tools/caddy/build')
+const { formatTrace, TraceError } = require('../../../load/trace')
+const { summariseNghttp } = require('../../../load/tools/nghttp-trace')
+const { summariseAb } = require('../../../load/tools/ab-trace')
+const { summariseQlogDir, quicRecovery } = require('../../../load/qlog')
+const { startCaddy, findCaddy } = require('../../../server/edge/caddy')
+const { startAll } = require('../../../server/start')
+const { laneByName } = require('../../../server/lanes')
+const { testCertificate } = require('../../support/certificate')
+const { h3get, useH3Client } = require('../../support/clients')
+const { ensureCaddy } = require('../../../tools/caddy/build')
 
 // Fixtures: real output, captured from the lanes of `node bin/h2bench.js`
 // (nghttp 1.52, ab 2.3, h3get on quic-go 0.63, Caddy 2.11.9):
@@ -28,7 +28,7 @@ const { ensureCaddy } = require('../../tools/caddy/build')
 //   qlog-h3-two-connections/  of h3get --repeat 3, then h3get --repeat 2 --parallel
 // The qlogs have their recovery:* events taken out (unused here); every
 // other record is as quic-go wrote it.
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'load-trace')
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'load-trace')
 const fixture = name => fs.readFileSync(path.join(FIXTURES, name), 'utf8')
 
 // An Error of load/trace.js whose message matches `re`.

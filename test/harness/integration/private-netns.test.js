@@ -5,8 +5,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { rerunInPrivateNamespace, PRIVATE_ENV, USERNS_ENV } = require('../../harness/private-netns')
-const { unavailableReason } = require('../../link/namespace')
+const { rerunInPrivateNamespace, PRIVATE_ENV, USERNS_ENV } = require('../../../harness/private-netns')
+const { unavailableReason } = require('../../../link/namespace')
 
 describe('harness/private-netns.js: a command started again in a network namespace of its own', function () {
   this.timeout(30000)
@@ -45,7 +45,7 @@ describe('harness/private-netns.js: a command started again in a network namespa
     if (process.getuid() !== 0 || spawnSync('setpriv', ['--version']).error) this.skip() // needs root to become nobody
     fs.chmodSync(dir, 0o755)
     const target = script('kill-term.js', "process.kill(process.pid, 'SIGTERM'); setTimeout(() => {}, 5000)")
-    const driver = script('driver.js', `require(${JSON.stringify(require.resolve('../../harness/private-netns'))}).rerunInPrivateNamespace(${JSON.stringify(target)}, []).then(code => { process.stdout.write(String(code)) }, err => { process.stdout.write('error: ' + err.message) })`)
+    const driver = script('driver.js', `require(${JSON.stringify(require.resolve('../../../harness/private-netns'))}).rerunInPrivateNamespace(${JSON.stringify(target)}, []).then(code => { process.stdout.write(String(code)) }, err => { process.stdout.write('error: ' + err.message) })`)
     for (const f of [target, driver]) fs.chmodSync(f, 0o644)
     const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, driver], { encoding: 'utf8', env: { PATH: process.env.PATH } })
     if (/error: |unshare: /.test(r.stdout + r.stderr)) this.skip() // user namespaces not allowed here
@@ -54,7 +54,7 @@ describe('harness/private-netns.js: a command started again in a network namespa
 })
 
 describe('link/namespace.js: a link is built only in a namespace of h2bench\'s own', () => {
-  const { inPrivateNamespace, mayBuildHere, currentNetns, PRIVATE_ENV: P, USERNS_ENV: U, openLink, HostNamespaceError } = require('../../link/namespace')
+  const { inPrivateNamespace, mayBuildHere, currentNetns, PRIVATE_ENV: P, USERNS_ENV: U, openLink, HostNamespaceError } = require('../../../link/namespace')
   const saved = { [P]: process.env[P], [U]: process.env[U] }
   afterEach(() => {
     for (const [k, v] of Object.entries(saved)) {

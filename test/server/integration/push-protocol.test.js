@@ -1,9 +1,9 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { laneByName } = require('../../server/lanes')
-const { runPushProtocol, assetPaths } = require('../../bench/cells/push-protocol')
+const { useServers } = require('../../support/servers')
+const { laneByName } = require('../../../server/lanes')
+const { runPushProtocol, assetPaths } = require('../../../bench/cells/push-protocol')
 
 // Server test of bench/cells/push-protocol.js: real lanes, tiny loads.
 describe('push at the protocol level (bench/cells/push-protocol.js)', function () {
@@ -38,7 +38,7 @@ describe('push at the protocol level (bench/cells/push-protocol.js)', function (
 
   it('a REST collection of 1,000 items: every item pushed with it (Node\'s client reserves 200 pushes unless told more)', async function () {
     this.timeout(60000)
-    const { runRestProtocol } = require('../../bench/cells/rest-protocol')
+    const { runRestProtocol } = require('../../../bench/cells/rest-protocol')
     const rows = await runRestProtocol({ lanes: lanes(), items: 1000, size: 512, repeats: 1 })
     assert.deepEqual(rows.map(r => `${r.lane} ${r.mode}`).sort(), ['h2 push-protocol', 'h2 separate-protocol', 'h2n push-protocol', 'h2n separate-protocol'])
     for (const r of rows) {

@@ -11,10 +11,10 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const tls = require('node:tls')
 const { spawn, execFileSync } = require('node:child_process')
-const { startStaticSite, SITE, siteBody } = require('../support/static-site')
-const { h1Get, h2Get, h3Get, useH3Client, alpnHandshake } = require('../support/clients')
-const { spkiHash } = require('../../server/certs')
-const { procStat } = require('../../harness/cell-costs')
+const { startStaticSite, SITE, siteBody } = require('../../support/static-site')
+const { h1Get, h2Get, h3Get, useH3Client, alpnHandshake } = require('../../support/clients')
+const { spkiHash } = require('../../../server/certs')
+const { procStat } = require('../../../harness/cell-costs')
 
 // nginx's types (as Debian's mime.types) say application/javascript, Caddy's (Go's) text/javascript.
 const TYPES = { '/': /^text\/html/, '/style.css': /^text\/css/, '/app.js': /^(application|text)\/javascript/, '/logo.svg': /^image\/svg\+xml/, '/hero.png': /^image\/png$/, '/photo.png': /^image\/png$/ }
@@ -97,7 +97,7 @@ describe('test/support/static-site.js: nginx and Caddy serving one static site o
     assert.deepEqual([hero.readUInt32BE(16), hero.readUInt32BE(20)], [480, 320])
     // Deterministic: the same bytes as a fresh build in another process.
     const again = JSON.parse(execFileSync(process.execPath, ['-e',
-      `const s = require(${JSON.stringify(require.resolve('../support/static-site'))}); console.log(JSON.stringify(s.SITE.paths.map(p => require('crypto').createHash('sha256').update(s.siteBody(p)).digest('hex'))))`], { encoding: 'utf8' }))
+      `const s = require(${JSON.stringify(require.resolve('../../support/static-site'))}); console.log(JSON.stringify(s.SITE.paths.map(p => require('crypto').createHash('sha256').update(s.siteBody(p)).digest('hex'))))`], { encoding: 'utf8' }))
     assert.deepEqual(again, SITE.paths.map(p => crypto.createHash('sha256').update(siteBody(p)).digest('hex')))
   })
 
@@ -197,7 +197,7 @@ describe('test/support/static-site.js: close()', function () {
   })
 
   it('leaves no server running when its process is killed with SIGKILL (no exit hook runs)', async function () {
-    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../support/static-site'))}).startStaticSite()
+    const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../../support/static-site'))}).startStaticSite()
       .then(s => console.log(JSON.stringify({ dir: s.dir, pids: [s.nginx.pid, ...s.nginx.workers(), s.caddy.pid] })))`], { stdio: ['ignore', 'pipe', 'inherit'] })
     const { dir, pids } = JSON.parse(await new Promise(resolve => child.stdout.once('data', resolve)))
     try {

@@ -2,14 +2,14 @@
 
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { parseLoadArgs, DEFAULTS } = require('../../load/cli')
-const { planTools, LoadError } = require('../../load/load')
-const { loadPreset } = require('../../load/presets')
-const { laneByName } = require('../../server/lanes')
-const { InputError } = require('../../common/errors')
-const { runNode } = require('../support/run-node')
+const { parseLoadArgs, DEFAULTS } = require('../../../load/cli')
+const { planTools, LoadError } = require('../../../load/load')
+const { loadPreset } = require('../../../load/presets')
+const { laneByName } = require('../../../server/lanes')
+const { InputError } = require('../../../common/errors')
+const { runNode } = require('../../support/run-node')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 const CLI = path.join(ROOT, 'bin', 'h2bench-load.js')
 const SERVER = path.join(ROOT, 'bin', 'h2bench.js')
 
@@ -98,7 +98,7 @@ describe('h2bench load: its options (load/cli.js parseLoadArgs)', () => {
   })
 
   it("--pipeline: h2load's --h1 keeps that many requests in flight per connection (-m); the HTTP/2 lanes keep -m's streams", () => {
-    const { toolByName } = require('../../load/tools')
+    const { toolByName } = require('../../../load/tools')
     const o = parseLoadArgs(['--pipeline', '16', '-m', '32'])
     assert.equal(o.workload.pipeline, 16)
     const h2load = toolByName('h2load')

@@ -7,13 +7,13 @@ const path = require('node:path')
 const http2 = require('node:http2')
 const { connect: tlsConnect } = require('node:tls')
 const { execFileSync, spawnSync } = require('node:child_process')
-const spdy = require('../../server/compat/spdy')
-const { testCertificate } = require('../support/certificate')
-const { useServers } = require('../support/servers')
-const { h2Session } = require('../support/clients')
-const { laneByName } = require('../../server/lanes')
+const spdy = require('../../../server/compat/spdy')
+const { testCertificate } = require('../../support/certificate')
+const { useServers } = require('../../support/servers')
+const { h2Session } = require('../../support/clients')
+const { laneByName } = require('../../../server/lanes')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 const MAJOR = Number(process.versions.node.split('.')[0])
 
 function nodeEval (code) {
@@ -248,7 +248,7 @@ describe(`spdy compatibility fixes on Node ${process.versions.node}`, () => {
   })
 
   it('serves without deprecation warnings (DEP0066: spdy read res._headers)', () => {
-    const out = execFileSync(process.execPath, ['--throw-deprecation', path.join(__dirname, '..', 'fixtures', 'spdy-one-response.js')],
+    const out = execFileSync(process.execPath, ['--throw-deprecation', path.join(__dirname, '..', '..', 'fixtures', 'spdy-one-response.js')],
       { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
     assert.deepEqual(JSON.parse(out), { body: 'abcd' })
   })

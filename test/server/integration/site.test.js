@@ -1,12 +1,12 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { useServers } = require('../support/servers')
-const { laneGet } = require('../support/clients')
-const { forEachLane } = require('../support/lanes')
-const { LANES } = require('../../server/lanes')
-const { composition, LIMITS, PNG_FRAMING } = require('../../server/routes/site')
-const { payloadBlock } = require('../../server/payload')
+const { useServers } = require('../../support/servers')
+const { laneGet } = require('../../support/clients')
+const { forEachLane } = require('../../support/lanes')
+const { LANES } = require('../../../server/lanes')
+const { composition, LIMITS, PNG_FRAMING } = require('../../../server/routes/site')
+const { payloadBlock } = require('../../../server/payload')
 
 // The page route of the HTTP/3 page-load experiments, over every lane a Node
 // client can reach (the h3 lane is QUIC: the browser tests take it).
