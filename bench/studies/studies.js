@@ -73,8 +73,8 @@ function historyMissing (root = ROOT) {
   let shallow
   try {
     shallow = git(['rev-parse', '--is-shallow-repository'], root)
-  } catch {
-    return 'this checkout is not a git repository'
+  } catch (err) {
+    return err.code === 'ENOENT' ? 'git is not installed here' : 'this checkout is not a git repository'
   }
   return shallow === 'true' ? 'this clone is shallow' : null
 }
