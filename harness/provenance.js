@@ -30,7 +30,8 @@ const REPORT_ONLY = [
   'bench/claims', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
   'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
   'bench/soak/soak-trend.js', 'bench/soak/soak-report.js', 'bench/soak/soak-chart.js', 'bench/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/soak/soak-rebuild.js',
-  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js'
+  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js',
+  'bench/link-bench/study.js', 'bench/qlog-cost/report.js'
 ]
 
 // pathspecs of `rooms` less REPORT_ONLY.
@@ -56,8 +57,12 @@ const FIREFOX = ['harness/firefox', 'harness/firefox.js']
 // bin/ holds one entry point a command: a study depends on its own (and on
 // the build of the tools every one runs).
 const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/cells', 'bench/experiments', 'load']
+// bench:link runs its folder but the README's link screenshots (another
+// command's); bench:qlog-cost runs h2bench load's code (load/load.js) on the h3 lane.
 const TOOL_ROOMS = {
   'npm run soak': ['bin/h2bench-soak.js', 'bench/soak'],
+  'npm run bench:link': ['bin/h2bench-link-bench.js', 'bench/link-bench', ':(exclude)bench/link-bench/link-screenshots.js'],
+  'npm run bench:qlog-cost': ['bin/h2bench-qlog-cost.js', 'bench/qlog-cost', 'load'],
   'npm run bench:pairing': ['bin/h2bench-pairing.js', 'bench/pairing', ...RUNNER],
   'npm run bench': RUNNER
 }

@@ -5,9 +5,12 @@
 // adds beyond the configured one, beside the kernel's own path (a veth pair,
 // no emulation: the ceiling) and a Python forwarder of the same design
 // (bench/link-bench/python-forwarder.py: the evidence for writing it in C).
-// It prints figures; it passes or fails nothing.
+// It prints figures; it passes or fails nothing. With --out it writes a
+// study (results.json and report.md: study.js), which --from writes again
+// without measuring.
 const fs = require('node:fs')
 const os = require('node:os')
+const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
@@ -17,8 +20,9 @@ const { usage, signalExitCode } = require('../../common/cli')
 const { gitCommit, quietly, environmentRecord } = require('../../harness/provenance')
 const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
-const { summarise, formatTables } = require('./report')
-const { EFFECTS, effectsPlan, pickEffects, formatEffects } = require('./effects')
+const { summarise } = require('./report')
+const { EFFECTS, effectsPlan, pickEffects } = require('./effects')
+const { TOOL, commandLine, formatRecord, readStudy, writeStudy } = require('./study')
 
 const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
 const GOALS = { maxMbps: 200, addedP99Ms: 1 }
@@ -51,12 +55,39 @@ Options:
                    or all (${EFFECTS.map(e => e.id).join(', ')}): a UDP flood and paced
                    UDP at 100 Mbit/s each, beside the same run's figures with none
   --smoke          a quick run (~20 s): one short run of each, to check it works
-  --json           print one JSON object instead of tables
-  --save <file>    also write that JSON object to <file>
+  --out <dir>      also write a study there: <dir>/results.json (the JSON record, its environment
+                   naming the command, the code, the machine and the date) and <dir>/report.md
+                   (what was measured, on what, when, with which commit, and the tables)
+  --from <file>    measure nothing: write <dir>/results.json and <dir>/report.md again from a
+                   results.json (or a record --save wrote), into --out <dir> (default: beside it)
+  --json           print the JSON record instead of tables
+  --save <file>    also write the JSON record to <file> (what --out writes as results.json)
   -h, --help       this help`
+
+const SMOKE = { duration: 0.6, warmup: 0.25, repeats: 1 }
+const MEASURING = ['duration', 'warmup', 'repeats', 'delay', 'paths', 'effects', 'smoke']
 
 function defaults () {
   return { duration: 5, warmup: 1, repeats: 3, delay: 10, paths: PATHS.map(p => p.key) }
+}
+
+// The command line that measures what a record's `options` say: the options
+// that change what is measured, in --help's order (--json, --save and --out
+// left out). For a record --save wrote, which did not keep its command.
+function commandOf (options) {
+  const base = { ...defaults(), ...(options.smoke ? SMOKE : {}) }
+  const args = []
+  for (const name of ['duration', 'warmup', 'repeats', 'delay']) {
+    if (options[name] !== undefined && options[name] !== base[name]) args.push(`--${name}`, String(options[name]))
+  }
+  if (options.effects) {
+    const all = EFFECTS.map(e => e.id).join(',')
+    args.push('--effects', options.effects.join(',') === all ? 'all' : options.effects.join(','))
+  } else if (options.paths && options.paths.join(',') !== base.paths.join(',')) {
+    args.push('--paths', options.paths.join(','))
+  }
+  if (options.smoke) args.push('--smoke')
+  return commandLine(args)
 }
 
 function estimateMinutes ({ duration, warmup, repeats, paths, effects }) {
@@ -77,11 +108,21 @@ function parseOptions (argv) {
       smoke: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       save: { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false }
     }
   }))
-  const opts = { ...defaults(), json: values.json, save: values.save || null, help: values.help, smoke: values.smoke, effects: null }
-  if (values.smoke) Object.assign(opts, { duration: 0.6, warmup: 0.25, repeats: 1 })
+  const opts = { ...defaults(), json: values.json, save: values.save || null, out: values.out || null, from: values.from || null, help: values.help, smoke: values.smoke, effects: null }
+  if (values.from !== undefined) {
+    const given = MEASURING.filter(name => values[name] !== undefined && values[name] !== false)
+    if (given.length) throw new UsageError(`--from measures nothing: leave out --${given[0]}`)
+    if (!values.from) throw new UsageError('--from: name a results.json')
+    if (!values.out && path.basename(values.from) !== 'results.json') throw new UsageError(`--from ${values.from} is not a study's results.json: name the study's folder with --out`)
+    return opts
+  }
+  if (values.out === '') throw new UsageError('--out: name a folder')
+  if (values.smoke) Object.assign(opts, SMOKE)
   const number = (name, min, max, integer = false) => {
     if (values[name] === undefined) return
     const x = Number(values[name])
@@ -111,15 +152,18 @@ function parseOptions (argv) {
   return opts
 }
 
-function provenance () {
-  const commit = gitCommit()
+// What a run measured with (results.json's environment): the date, the code and the machine
+// (harness/provenance.js), the kernel, Python, the load average at the start and the command as run.
+// `commit` and `python` are asked of git and python3 unless given.
+function environmentOf (argv, { commit = gitCommit(), python = quietly(() => execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim(), null) } = {}) {
   return {
     date: new Date().toISOString(),
     ...environmentRecord({ commit }),
     commit,
     kernel: `${os.type()} ${os.release()}`,
-    python: quietly(() => execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim(), null),
-    loadAverage: os.loadavg().map(x => Number(x.toFixed(2)))
+    python,
+    loadAverage: os.loadavg().map(x => Number(x.toFixed(2))),
+    command: commandLine(argv)
   }
 }
 
@@ -136,12 +180,25 @@ function plan (opts) {
 
 const log = msg => process.stderr.write(`${msg}\n`)
 
+// The record on stdout: the JSON, or the tables.
+const print = (record, json) => console.log(json ? JSON.stringify(record, null, 2) : formatRecord(record))
+
+// --from: the study again from its record, measuring nothing.
+function rebuild (opts) {
+  const record = readStudy(opts.from, { commandOf })
+  const files = writeStudy(opts.out || path.dirname(opts.from), record)
+  if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
+  log(`bench:link: wrote ${files.join(' and ')} from ${opts.from}`)
+  print(record, opts.json)
+}
+
 async function main (argv, { entry } = {}) {
   const opts = parseOptions(argv)
   if (opts.help) {
     console.log(HELP)
     return
   }
+  if (opts.from) return rebuild(opts)
   // Its veths, TUN devices and routes live in a network namespace of its own, never the host's (harness/private-netns.js).
   if (needsPrivateNamespace(['link']) && entry) return rerunInPrivateNamespace(entry, argv)
   await preparePrivateNamespace()
@@ -150,7 +207,14 @@ async function main (argv, { entry } = {}) {
   if (opts.paths.includes('python') && !quietly(() => execFileSync('python3', ['--version']), null)) {
     throw new UserError('the Python forwarder needs python3; or leave it out: --paths veth,c', { status: 503 })
   }
-  const record = { provenance: provenance(), options: { ...opts, help: undefined }, goals: GOALS }
+  // Where the study goes is checked before minutes of measuring, not after.
+  if (opts.out) fs.mkdirSync(opts.out, { recursive: true })
+  const record = {
+    tool: TOOL,
+    environment: environmentOf(argv),
+    options: { ...opts, help: undefined, from: undefined },
+    goals: GOALS
+  }
   log(`bench:link: ${opts.paths.length} paths × ${plan(opts).length} measurements × ${opts.repeats} (${opts.warmup} s + ${opts.duration} s each), about ${estimateMinutes(opts)} min`)
 
   const open = []
@@ -212,16 +276,8 @@ async function main (argv, { entry } = {}) {
     runs
   })
   if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
-  if (opts.json) {
-    console.log(JSON.stringify(record, null, 2))
-    return
-  }
-  const pv = record.provenance
-  console.log(`bench:link  ${pv.date}  commit ${pv.commit || '?'}  ${pv.kernel}  ${pv.cpu} × ${pv.cpus}  node ${pv.node}  ${pv.python || 'no python3'}  load ${pv.loadAverage.join(' ')}`)
-  console.log(`${opts.repeats} run(s) of ${opts.duration} s per cell (medians), after ${opts.warmup} s of warm-up; goals: ≥ ${GOALS.maxMbps} Mbit/s, < ${GOALS.addedP99Ms} ms p99 added`)
-  console.log('')
-  if (opts.effects) console.log(formatEffects({ runs, effects: EFFECTS.filter(e => opts.effects.includes(e.id)), delayMs: opts.delay }))
-  else console.log(formatTables({ paths, summary, rates: RATES, delayMs: opts.delay }))
+  if (opts.out) log(`bench:link: wrote ${writeStudy(opts.out, record).join(' and ')}`)
+  print(record, opts.json)
 }
 
-module.exports = { main, parseOptions }
+module.exports = { main, parseOptions, commandOf, environmentOf }

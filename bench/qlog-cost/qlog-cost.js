@@ -4,13 +4,18 @@
 // QUIC packet), which the runner's load cells turn on to count QUIC's own
 // recovery on the h3 lane (load/load.js), costs that lane: the same oha runs
 // with it on and off, in turn, in one process, on loopback (no link: the
-// server's CPU is then what limits, and any cost shows in full).
+// server's CPU is then what limits, and any cost shows in full). With --out
+// it writes a study (results.json and report.md: report.js), which --from
+// writes again without measuring.
+const fs = require('node:fs')
+const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { openLoad } = require('../../load/load')
 const { quantile } = require('../../client/js/stats')
-const { environmentRecord } = require('../../harness/provenance')
+const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { usage } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
+const { TOOL, commandLine, formatQlogCost, readStudy, writeStudy } = require('./report')
 
 const WORKLOADS = [
   { label: '20 × 1 MiB, 4 streams', requests: 20, size: 1048576, streams: 4 },
@@ -21,7 +26,8 @@ const SMOKE_WORKLOADS = [
   { label: '200 × 1 KiB, 20 streams', requests: 200, size: 1024, streams: 20 }
 ]
 
-const HELP = `Usage: npm run bench:qlog-cost -- [--repeats N] [--smoke] [--json]
+const HELP = `Usage: npm run bench:qlog-cost -- [--repeats N] [--smoke] [--json] [--out dir]
+       npm run bench:qlog-cost -- --from dir/results.json [--out dir]
 
 What the edge's qlog costs the h3 lane. The runner's load cells run Caddy with
 QLOGDIR on their h3 lane, to count QUIC's own recovery (packets declared lost,
@@ -34,19 +40,33 @@ Workloads: ${WORKLOADS.map(w => w.label).join('; ')} (one connection).
 Options:
   --repeats <n>   pairs of runs per workload, 1…50 (default 7)
   --smoke         1 pair of smaller workloads, to check that it works
-  --json          the figures as JSON
+  --json          the figures as JSON (what --out writes as results.json)
+  --out <dir>     also write a study there: <dir>/results.json (the figures and every pair's runs, its
+                  environment naming the command, the code, the machine and the date) and <dir>/report.md
+                  (what was measured, on what, when, with which commit, and the figures)
+  --from <file>   measure nothing: write results.json and report.md again from a results.json, into
+                  --out <dir> (default: beside it)
   -h, --help      this text`
 
 const median = xs => xs.length ? quantile(xs, 0.5) : null
 const r3 = x => x === null ? null : +x.toFixed(3)
 
 function parseQlogCostArgs (argv) {
-  const { values } = usage(() => parseArgs({ args: argv, options: { repeats: { type: 'string' }, smoke: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }))
+  const options = { repeats: { type: 'string' }, smoke: { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
+  const { values } = usage(() => parseArgs({ args: argv, options }))
   if (values.help) return { help: true }
+  if (values.out === '') throw new UsageError('--out: name a folder')
+  if (values.from !== undefined) {
+    const given = ['repeats', 'smoke'].find(name => values[name] !== undefined)
+    if (given) throw new UsageError(`--from measures nothing: leave out --${given}`)
+    if (!values.from) throw new UsageError('--from: name a results.json')
+    return { help: false, from: values.from, out: values.out || path.dirname(values.from), json: Boolean(values.json) }
+  }
   const repeats = values.repeats === undefined ? 7 : Number(values.repeats)
   if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new UsageError(`--repeats must be a whole number from 1 to 50; got "${values.repeats}"`)
   if (values.smoke && values.repeats !== undefined) throw new UsageError('--smoke runs 1 pair: leave out --repeats')
-  return { help: false, repeats: values.smoke ? 1 : repeats, smoke: Boolean(values.smoke), json: Boolean(values.json) }
+  const opts = { help: false, repeats: values.smoke ? 1 : repeats, smoke: Boolean(values.smoke), json: Boolean(values.json) }
+  return values.out === undefined ? opts : { ...opts, out: values.out }
 }
 
 // One workload's pairs: → { label, pairs: [{ off, on }] } with each run's { totalMs, serverCpuMs, qlogBytes }.
@@ -93,19 +113,17 @@ function summarise ({ label, pairs }) {
   }
 }
 
-function formatQlogCost ({ environment, repeats, workloads }) {
-  const lines = [
-    `h2bench qlog cost: the h3 lane (Caddy) with its qlog on and off, in turn, ${repeats} pair${repeats === 1 ? '' : 's'} per workload, oha on loopback`,
-    `System: Node ${environment.node}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`,
-    ''
-  ]
-  for (const w of workloads) {
-    const range = r => r.min === r.max ? '' : ` (pairs ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)`
-    lines.push(`${w.label}: time ${(w.timeMs.off / 1000).toFixed(3)} s off, ${(w.timeMs.on / 1000).toFixed(3)} s on: on ÷ off ${w.time.median.toFixed(2)}×${range(w.time)}; ` +
-      `Caddy and the app's CPU ${(w.serverCpuMs.off / 1000).toFixed(2)} s off, ${(w.serverCpuMs.on / 1000).toFixed(2)} s on: ${w.serverCpu.median.toFixed(2)}×${range(w.serverCpu)}; ` +
-      `qlog ${(w.qlogBytesPerRun / 1e6).toFixed(1)} MB a run`)
+// What a run returns (--json, results.json): the environment with the date and the command as run, each
+// workload's figures and every pair's runs (measureWorkload's). `commit`: git's unless given.
+function resultOf ({ argv, opts, runs, started, commit = gitCommit() }) {
+  return {
+    tool: TOOL,
+    environment: { ...environmentRecord({ commit }), date: started.toISOString(), command: commandLine(argv) },
+    repeats: opts.repeats,
+    smoke: opts.smoke,
+    workloads: runs.map(summarise),
+    runs
   }
-  return lines.join('\n')
 }
 
 async function main (argv) {
@@ -115,11 +133,22 @@ async function main (argv) {
     return 0
   }
   const log = line => process.stderr.write(line + '\n')
-  const workloads = []
-  for (const w of opts.smoke ? SMOKE_WORKLOADS : WORKLOADS) workloads.push(summarise(await measureWorkload(w, { repeats: opts.repeats, log })))
-  const result = { tool: 'h2bench qlog cost', environment: environmentRecord(), repeats: opts.repeats, workloads }
-  process.stdout.write((opts.json ? JSON.stringify(result, null, 2) : formatQlogCost(result)) + '\n')
+  const print = result => process.stdout.write((opts.json ? JSON.stringify(result, null, 2) : formatQlogCost(result)) + '\n')
+  if (opts.from) { // measure nothing: the study again from its results.json
+    const result = readStudy(opts.from)
+    log(`bench:qlog-cost: wrote ${writeStudy(opts.out, result).join(' and ')} from ${opts.from}`)
+    print(result)
+    return 0
+  }
+  // Where the study goes is checked before minutes of measuring, not after.
+  if (opts.out) fs.mkdirSync(opts.out, { recursive: true })
+  const started = new Date()
+  const runs = []
+  for (const w of opts.smoke ? SMOKE_WORKLOADS : WORKLOADS) runs.push(await measureWorkload(w, { repeats: opts.repeats, log }))
+  const result = resultOf({ argv, opts, runs, started })
+  if (opts.out) log(`bench:qlog-cost: wrote ${writeStudy(opts.out, result).join(' and ')}`)
+  print(result)
   return 0
 }
 
-module.exports = { main, summarise, parseQlogCostArgs, HELP }
+module.exports = { main, summarise, resultOf, parseQlogCostArgs, formatQlogCost, HELP }
