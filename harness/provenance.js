@@ -27,7 +27,7 @@ const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'l
 // (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change
 // uncommitted still names the code that measured.
 const REPORT_ONLY = [
-  'bench/claims', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
+  'bench/claims', 'bench/kinds/bound-form.js', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
   'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
   'bench/soak/soak-trend.js', 'bench/soak/soak-report.js', 'bench/soak/soak-chart.js', 'bench/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/soak/soak-rebuild.js',
   'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js',
@@ -56,7 +56,7 @@ const MEASURING_PATH = pathspecs(MEASURED_CODE)
 const FIREFOX = ['harness/firefox', 'harness/firefox.js']
 // bin/ holds one entry point a command: a study depends on its own (and on
 // the build of the tools every one runs).
-const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/cells', 'bench/experiments', 'load']
+const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/kinds', 'bench/cells', 'bench/experiments', 'load']
 // bench:link runs its folder but the README's link screenshots (another
 // command's); bench:qlog-cost runs h2bench load's code (load/load.js) on the h3 lane.
 const TOOL_ROOMS = {

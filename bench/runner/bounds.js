@@ -27,140 +27,14 @@
 // went out, so the server's delay hides inside that latency instead of adding
 // to it: a DevTools round is max(latency, delay), a link's RTT + delay.
 
-const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
-const { parseLinkSpec } = require('../../link/spec')
-const { itemPath } = require('../../server/routes/api')
-const { composition } = require('../../server/routes/site')
-const { loadWorkload, turnsOf } = require('./compare-rows')
-
-// The fewest bytes of response headers each protocol can send (see above);
-// test/bench/bounds.test.js checks HTTP/1.1's against the app's real responses.
-const HEADER_BYTES = Object.freeze({ 'http/1.1': 250, h2: 10, h3: 5 })
-const MIN_HEADER_BYTES = Math.min(...Object.values(HEADER_BYTES))
-const WIRE = (1500 / 1448) * (1 + 22 / 16384)
-const BROWSER_CONNECTIONS = 6
-const PAGE_BYTES = 1200 // the /push page itself, about
-
-// { rttMs, downBitsPerSecond|null } of a row's network.
-function networkNumbers (row) {
-  // A site's row (experiment site): the real path, its round trip the shortest TCP connect measured, its rate unknown.
-  if (row.site) return { rttMs: row.site.rttMs, downBitsPerSecond: null }
-  if (row.network === 'link') {
-    const link = parseLinkSpec(row.linkSpec || linkSpecFor(row.preset))
-    // The shortest round trip the link allows: its jitter is uniform ± around the delay (link/forwarder).
-    const rttMs = (link.up.delayUs - link.up.jitterUs + link.down.delayUs - link.down.jitterUs) / 1000
-    const rate = link.down.rateBps || (link.down.trace ? link.down.trace.meanBitsPerSecond : null)
-    return { rttMs, downBitsPerSecond: rate }
-  }
-  const cdp = toCdp(presetByName(row.preset))
-  return { rttMs: cdp.latency, downBitsPerSecond: cdp.downloadThroughput > 0 ? cdp.downloadThroughput * 8 : null }
-}
-
-// The fewest header bytes of one response on `protocol` (a row's: 'http/1.1',
-// 'h2', 'h3'); unknown: the fewest of any.
-const headerBytesOf = protocol => HEADER_BYTES[protocol] ?? MIN_HEADER_BYTES
-
-// Bytes a response costs on the network: through a link, every IP packet; under
-// DevTools, which meters what the network service receives, body and headers.
-const wireBytes = (bodyBytes, network = 'link', protocol) => (bodyBytes + headerBytesOf(protocol)) * (network === 'link' ? WIRE : 1)
-
-// The fewest bytes of a REST collection's links to n items (server/routes/api.js:
-// {"href":"<itemPath>"}, one per item), with the shortest cache word and no tag.
-function restLinkBytes (n, size) {
-  let bytes = 0
-  for (let id = 1; id <= n; id++) bytes += `{"href":"${itemPath(id, { size, cache: 'none' })}"},`.length
-  return bytes
-}
+// Each kind of cell gives its own bound (bench/kinds/<kind>.js bound(row): its rounds and bytes);
+// the numbers they are made of and the general form above: bench/kinds/bound-form.js.
+const { KINDS } = require('../kinds')
+const { networkNumbers, wireBytes, headerBytesOf, restLinkBytes, HEADER_BYTES, WIRE } = require('../kinds/bound-form')
 
 // → { ms, latencyMs, bandwidthMs, rounds, rttMs, downBitsPerSecond, bytes } or null when the row is not a kind we model.
 function boundOf (row, kind) {
-  const { rttMs, downBitsPerSecond } = networkNumbers(row)
-  const p = row.params
-  const protocol = row.protocol || (row.lane === 'h1' ? 'http/1.1' : null)
-  const wire = body => wireBytes(body, row.network === 'link' ? 'link' : 'devtools', protocol)
-  const delay = p.delayMs || 0
-  const size = p.sizeBytes || 0
-  const ms = bytes => downBitsPerSecond ? bytes * 8 / downBitsPerSecond * 1000 : 0
-  let rounds, bytes, perConnection
-  if (kind === 'page' || kind === 'hol') {
-    // The page's batch (hol: the same batch, through a lossy link).
-    const n = p.requests
-    const h1 = row.protocol ? /^http\/1/.test(row.protocol) : row.lane === 'h1'
-    rounds = h1 ? Math.ceil(n / BROWSER_CONNECTIONS) : 1
-    bytes = n * wire(size)
-    perConnection = rounds * wire(size)
-  } else if (kind === 'push-page' || kind === 'push-protocol') {
-    const n = p.assets
-    const pushed = row.mode === 'push' && (row.pushed === undefined ? !/refused|cannot/.test(row.pushOutcome || '') : row.pushed > 0)
-    rounds = pushed ? 1 : 2 // the page, then (unless pushed) its scripts
-    bytes = wire(PAGE_BYTES) + n * wire(size)
-    perConnection = bytes
-  } else if (kind === 'rest' && row.rest) {
-    // A REST visit (bench/cells/rest.js): the collection (its links), then the items not in the cache (a
-    // fresh hit costs nothing; a 304 costs a round trip and headers, no body); compound: one response,
-    // the links and every item in it.
-    const n = p.requests
-    const compound = row.mode === 'compound'
-    const pushed = /push-protocol/.test(row.mode || '') && row.pushed > 0
-    const h1 = row.protocol ? /^http\/1/.test(row.protocol) : row.lane === 'h1'
-    const fetched = compound || pushed ? 0 : Math.max(0, Math.round(row.rest.network || 0) - 1)
-    const bodies = compound ? n : fetched - Math.round(row.rest.revalidated || 0) + (pushed ? n : 0)
-    rounds = compound || pushed ? 1 : fetched === 0 ? 1 : 1 + (h1 ? Math.ceil(fetched / BROWSER_CONNECTIONS) : 1)
-    const links = restLinkBytes(n, size)
-    bytes = compound
-      ? wire(links + n * size)
-      : wire(links) + Math.max(0, bodies) * wire(size) + Math.max(0, fetched - Math.max(0, bodies)) * wire(0)
-    perConnection = h1 && !compound ? wire(links) + Math.ceil(fetched / BROWSER_CONNECTIONS) * wire(size) : bytes
-  } else if (kind === 'site-page') {
-    // A navigation to /site (server/routes/site.js) on a new connection (the cell closes them after
-    // every load): the document, then its subresources; the handshake as short as the protocol allows
-    // a returning client: QUIC's 0-RTT none, TCP's SYN one (no TCP Fast Open; TLS 1.3 could send the
-    // request as early data); every response's bytes. h3-common.js's pageBoundMs is this for every lane.
-    const parts = composition(size).length
-    rounds = protocol === 'h3' ? 2 : 3
-    bytes = (size + parts * headerBytesOf(protocol)) * (row.network === 'link' ? WIRE : 1)
-    perConnection = bytes
-  } else if (kind === 'site-url' && row.site) {
-    // A load of a site of the user's (bench/cells/site-url.js): nothing is known of the page's chain of
-    // requests, so the bound is the document's first byte: the round trips a new connection cannot
-    // avoid (TCP's and TLS 1.3's handshakes and the request; QUIC's handshake and the request), one
-    // for a repeat view, which may find its connection open (site-url.js ROUNDS); its rate is unknown.
-    // Its rounds only: a load whose document came from the cache (0 rounds) needs no round trip at all, so
-    // the general form's one round for streaming the bytes does not hold.
-    if (row.site.rttMs === null || row.site.rttMs === undefined) return null
-    const latencyMs = row.site.ttfbRounds * rttMs
-    return { ms: latencyMs, latencyMs, bandwidthMs: 0, rounds: row.site.ttfbRounds, rttMs, downBitsPerSecond, bytes: Math.round(row.site.bytes || 0) }
-  } else if (kind === 'load' && row.load && row.load.command) {
-    // A load tool's run (bench/cells/load.js): every connection new (a new process: no session to
-    // resume, no 0-RTT, no TCP Fast Open), so its handshake is in the bound: QUIC's one round trip, or
-    // TCP's and TLS 1.3's two, before the first request; then its share of the requests, as many at a
-    // time as it keeps in flight (streams, or HTTP/1.1 pipelining); ab (no -k) opens a connection for
-    // every request. Runs in turn (compare-rows.js turnsOf: each run that many runs of the tool, one
-    // after another) wait for each other: their rounds and their bytes add up.
-    const w = loadWorkload(row)
-    if (!w.requests || !w.connections) return null
-    const turns = turnsOf(row)
-    const shake = row.protocol === 'h3' ? 1 : 2
-    const share = Math.ceil(w.requests / w.connections)
-    const depth = Math.max(1, w.streams || 1, w.pipelining || 1)
-    rounds = (w.tool === 'ab' ? share * (shake + 1) : shake + Math.ceil(share / depth)) * turns
-    bytes = w.requests * wire(size)
-    perConnection = share * wire(size) * turns
-  } else {
-    return null
-  }
-  const roundMs = row.network === 'link' ? rttMs + delay : Math.max(rttMs, delay)
-  const streamMs = roundMs + ms(bytes)
-  const serialMs = rounds * roundMs + ms(perConnection)
-  return {
-    ms: Math.max(streamMs, serialMs),
-    latencyMs: rounds * roundMs,
-    bandwidthMs: ms(bytes),
-    rounds,
-    rttMs,
-    downBitsPerSecond,
-    bytes: Math.round(bytes)
-  }
+  return Object.hasOwn(KINDS, kind) ? KINDS[kind].bound(row) : null
 }
 
 const kilobytes = bytes => bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${Math.round(bytes / 1000)} KB`

@@ -35,31 +35,39 @@ function formatDuration (ms) {
   return s ? `${min} min ${s} s` : `${min} min`
 }
 
-// Rough cost of one cell, in ms, before it runs: throttled transfers from
-// the preset (bytes through the shared pipe, plus one latency per round of
-// six HTTP/1.1 requests), unthrottled ones at `bytesPerMs` (about what
-// Chromium gets from these servers on loopback). Good enough to rank cells
-// and to scale by what the run has measured so far.
-function estimateCellMs (entry, { lanes, repeats, budgetMs, bytesPerMs = 30000 }) {
-  const { experiment, cell } = entry
-  // An experiment whose cells are not presets estimates its own (h3-ttfb, h3-hol).
-  if (experiment.estimateMs) {
-    const own = experiment.estimateMs(cell, { lanes })
-    return repeatsFor(repeats, own, budgetMs) * own
-  }
+// About what Chromium gets from these servers on loopback, in bytes a ms.
+const BYTES_PER_MS = 30000
+
+// A cell's preset as an estimate reads it (the kinds' estimateMs, bench/kinds/):
+// its per-request latency, the time `bytes` take through its throughput
+// (unthrottled: at `bytesPerMs`), the cell's size in bytes and its server delay.
+function presetCost (cell, bytesPerMs = BYTES_PER_MS) {
   const cdp = toCdp(presetByName(cell.preset))
-  const size = cell.size === undefined ? 0 : parseSize(cell.size)
-  const transfer = bytes => cdp.downloadThroughput > 0 ? bytes / cdp.downloadThroughput * 1000 : bytes / bytesPerMs
-  const delay = cell.delay || 0
-  let perRepeat
-  if (experiment.kind === 'page') {
-    const rounds = Math.ceil(cell.requests / 6)
-    perRepeat = lanes * (transfer(cell.requests * size) + rounds * (cdp.latency + delay) + 30)
-  } else if (experiment.kind === 'push-page') {
-    perRepeat = lanes * experiment.modes.length * (transfer(cell.assets * size) + 2 * cdp.latency + 100)
-  } else {
-    perRepeat = lanes * 2 * (transfer(cell.assets * size) + 2 * delay + 10)
+  return {
+    latencyMs: cdp.latency,
+    transferMs: bytes => cdp.downloadThroughput > 0 ? bytes / cdp.downloadThroughput * 1000 : bytes / bytesPerMs,
+    size: cell.size === undefined ? 0 : parseSize(cell.size),
+    delayMs: cell.delay || 0
   }
+}
+// Two loads a lane of the cell's assets through its preset, each two server
+// delays long: push-protocol's estimate of one repeat, and that of a cell whose
+// experiment and kind give none.
+function pairedLoadsMs (entry, { lanes, bytesPerMs = BYTES_PER_MS }) {
+  const { transferMs, size, delayMs } = presetCost(entry.cell, bytesPerMs)
+  return lanes * 2 * (transferMs(entry.cell.assets * size) + 2 * delayMs + 10)
+}
+
+// Rough cost of one cell, in ms, before it runs: one repeat as its experiment
+// estimates it (an experiment whose cells are not presets: h3-ttfb, h3-hol, …),
+// else as its `kind` does (a bench/kinds/ module: throttled transfers from the
+// preset, rounds of latency), times the repeats that fit the budget. Good
+// enough to rank cells and to scale by what the run has measured so far.
+function estimateCellMs (entry, { kind, lanes, repeats, budgetMs, bytesPerMs = BYTES_PER_MS }) {
+  const { experiment, cell } = entry
+  const perRepeat = experiment.estimateMs
+    ? experiment.estimateMs(cell, { lanes })
+    : ((kind && kind.estimateMs) || pairedLoadsMs)(entry, { lanes, bytesPerMs })
   return repeatsFor(repeats, perRepeat, budgetMs) * perRepeat
 }
 
@@ -70,4 +78,4 @@ function remainingMs ({ doneEstimateMs, doneActualMs, leftEstimateMs }) {
   return leftEstimateMs * scale
 }
 
-module.exports = { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs }
+module.exports = { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, presetCost, pairedLoadsMs, remainingMs }

@@ -2,9 +2,10 @@
 
 // npm run bench (bin/h2bench-run.js): the source study's experiments, unattended, in the local
 // Chrome/Chromium: the cells of the asked experiments, network by network and browser by
-// browser, then the report. Command line: run-args.js; which runner measures each kind of
-// cell and where: cell-kinds.js; the lanes and browser of a network: network.js; outputs:
-// report.js; --from: rebuild.js; results.json schema: docs/runner.md.
+// browser, then the report. Command line: run-args.js; what runs where, in which order and
+// shard: plan.js; what each kind of cell needs and how it measures: bench/kinds/; the lanes
+// and browser of a network: network.js; outputs: report.js; --from: rebuild.js; results.json
+// schema: docs/runner.md.
 const path = require('node:path')
 const os = require('node:os')
 const { parseRunArgs, HELP } = require('./run-args')
@@ -12,13 +13,13 @@ const { merge } = require('./merge')
 const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
-const { cellLinkSpec, cellParams } = require('../cells/helpers')
-const { RUNNERS, OWN_SERVERS, OWN_BROWSERS, needsBrowserKind, runsIn, lanesFor, networksOf } = require('./cell-kinds')
+const { cellLinkSpec } = require('../cells/helpers')
+const { planRun, needsTool } = require('./plan')
 const { openNetwork } = require('./network')
 const { environmentOf } = require('./environment')
 const { rebuild } = require('./rebuild')
-const { estimateCellMs, remainingMs, formatDuration } = require('./budget')
-const { withRatios, paramOf } = require('./conclusions')
+const { remainingMs, formatDuration } = require('./budget')
+const { withRatios } = require('./conclusions')
 const { writeOutputs } = require('./report')
 const { validateResults } = require('./results-schema')
 const { ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
@@ -28,7 +29,6 @@ const { UserError } = require('../../common/errors')
 const { signalExitCode } = require('../../common/cli')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
-const { checkSites } = require('../cells/site-url')
 
 const ROOT = path.join(__dirname, '..', '..')
 
@@ -48,146 +48,120 @@ function stopOnSignals () {
   }
 }
 
-// A cell's name, as its experiment's sweep shows it (the report's first column): "loss 30 %", "150", "0.2".
-const cellName = (experiment, cell) => String(paramOf({ preset: cell.preset, params: cellParams(cell) }, experiment.sweep.param))
-
-// With --cells, the entries whose cell is named; UserError naming the names there are when one matches nothing.
-function onlyCells (entries, names) {
-  if (!names) return entries
-  const known = [...new Set(entries.map(e => cellName(e.experiment, e.cell)))]
-  const unknown = names.filter(n => !known.includes(n))
-  if (unknown.length) throw new UserError(`--cells: no cell named ${unknown.map(n => JSON.stringify(n)).join(', ')} in these experiments; their cells are ${known.map(n => JSON.stringify(n)).join(', ')}`, { status: 400 })
-  return entries.filter(e => names.includes(cellName(e.experiment, e.cell)))
-}
-
 // Where a row was measured: a sharded study runs on several machines.
 const MACHINE = os.hostname()
 
+// The asked experiments' cells, as plan.js plans them, network by network and browser by browser;
+// each cell's kind (bench/kinds/) measures it, given one ctx whatever the kind.
 async function run (opts, log) {
   const experiments = select(opts.experiments, { smoke: opts.smoke, site: opts.site })
-  const entries = onlyCells(experiments.flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell }))), opts.cells)
-  const needsBrowser = entries.some(e => needsBrowserKind(e.experiment.kind))
   opts.browsers = opts.browsers || ['chromium']
-  if (needsBrowser && opts.browsers.includes('chromium') && !findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
+  const p = planRun(opts, experiments)
+  if (p.needs.chromium && !findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   if (opts.networks.includes('link')) {
     const why = unavailableReason()
     if (why) throw new LinkUnavailableError(`--network ${opts.networks.length > 1 ? 'both' : 'link'}: ${why}; --network devtools works without it`)
   }
   const startedAt = new Date()
   const commit = gitCommit() // the code this run measures, read before anything can change it
-  // Each cell's place in the whole plan, kept with its rows: a shard's rows merge back into this order (merge.js).
-  const plan = opts.networks.flatMap(network => opts.browsers.flatMap(browser => entries
-    .filter(e => networksOf(e.experiment, opts).includes(network) && runsIn(e.experiment, browser, network, opts.browsers))
-    .map(e => ({ ...e, network, browser })))).map((e, planned) => ({ ...e, planned }))
-  if (opts.lanesAt) {
-    const own = [...new Set(plan.filter(e => OWN_SERVERS.has(e.experiment.kind)).map(e => e.experiment.id))]
-    if (own.length) throw new UserError(`--lanes-at: ${own.join(', ')} start${own.length === 1 ? 's' : ''} servers of ${own.length === 1 ? 'its' : 'their'} own and cannot measure lanes elsewhere; for the load tools use h2bench load --lanes-at`, { status: 400 })
-  }
-  const planned = opts.shard ? plan.filter(e => e.planned % opts.shard.count === opts.shard.index - 1) : plan
-  if (opts.shard) log(`shard ${opts.shard.index} of ${opts.shard.count}: ${planned.length} of the plan's ${plan.length} cells`)
-  for (const e of entries) {
-    for (const b of opts.browsers) {
-      // An experiment on none of the asked networks is skipped with one line below, saying which to add.
-      if (e.index === 0 && needsBrowserKind(e.experiment.kind) && networksOf(e.experiment, opts).length && !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(e.experiment, b, n, opts.browsers))) log(`${e.experiment.id}: not in ${b} (it needs Chromium's DevTools protocol${e.experiment.kind === 'page' ? ', or --network link' : ''})`)
-    }
-  }
-  if (opts.browsers.includes('firefox') && planned.some(e => e.browser === 'firefox') && !findFirefox()) throw new UserError(`--browser ${opts.browsers.length > 1 ? 'both' : 'firefox'}: no Firefox found: ${FIREFOX_INSTALL_HINT}`, { status: 503 })
-  for (const e of entries) {
-    if (!networksOf(e.experiment, opts).length && e.index === 0) log(`${e.experiment.id}: skipped, it runs only with --network ${e.experiment.networks.join(' or ')}`)
-  }
-  // The site experiment's pages: reachable before any browser starts.
-  await checkSites(planned.filter(e => e.experiment.kind === 'site-url').map(e => e.cell))
-  const estimates = planned.map(e => estimateCellMs(e, { lanes: lanesFor(e.experiment, opts).length, repeats: opts.repeats, budgetMs: opts.budgetMs }))
-  log(`${planned.length} cells (${opts.networks.join(' and ')}), ${opts.repeats} repeats each, budget ${formatDuration(opts.budgetMs)} per cell`)
-  // The site experiment measures the user's URL: no lane, so no Caddy to build for it.
-  const caddyBuild = planned.every(e => OWN_BROWSERS.has(e.experiment.kind)) ? null : await ensureEdge(opts.lanes, log)
-  let edge = null
-  let lanesAt = null // --lanes-at: where the lanes ran and the round trip to them
-  let forwarderPriority = null // the link's forwarder: real-time where allowed (link/forwarder/index.js)
+  if (p.refusal) throw p.refusal
+  for (const line of p.lines) log(line)
+  if (p.needs.firefox && !findFirefox()) throw new UserError(`--browser ${opts.browsers.length > 1 ? 'both' : 'firefox'}: no Firefox found: ${FIREFOX_INSTALL_HINT}`, { status: 503 })
+  for (const { kind, cells } of p.needs.preflight) await kind.preflight(cells)
+  log(p.summary)
+  // A run of the site experiment alone measures the user's URL: no lane, so no Caddy to build for it.
+  const seen = recorder(p.needs.edge ? await ensureEdge(opts.lanes, log) : null)
   const results = []
-  let browserName = null
-  let firefoxName = null
-  let userAgent = null
-  const t0 = Date.now()
-  let k = 0
-  for (const [network, browser] of opts.networks.flatMap(n => opts.browsers.map(b => [n, b]))) {
-    const mine = planned.filter(e => e.network === network && e.browser === browser)
-    if (!mine.length) continue
-    // The lanes (and browser) of this network, opened for the first cell that uses them.
-    let env = null
-    const shared = async entry => {
-      if (env) return env
-      env = await openNetwork(network, { opts, needsBrowser: mine.some(e => needsBrowserKind(e.experiment.kind)), browser, log, firstSpec: cellLinkSpec(entry.cell) })
-      if (browser === 'firefox') firefoxName = firefoxName || env.browserName
-      else {
-        browserName = browserName || env.browserName
-        userAgent = userAgent || env.userAgent
+  const progress = { t0: Date.now(), k: 0 }
+  for (const pass of p.passes) results.push(...await measurePass(pass, { p, opts, log, seen, progress }))
+  const environment = environmentOf({ opts, plannedCells: p.plan.length, commit, ...seen.fields, startedAt, finishedAt: new Date() })
+  return { environment, results: withRatios(results), experiments }
+}
+
+// The cells of one network and browser: its lanes (and browser) opened for the first cell that
+// uses them (ctx.network.shared()), closed after the last. → their rows.
+async function measurePass ({ network, browser, needsBrowser, cells }, { p, opts, log, seen, progress }) {
+  let env = null
+  const shared = async entry => {
+    if (env) return env
+    env = await openNetwork(network, { opts, needsBrowser, browser, log, firstSpec: cellLinkSpec(entry.cell) })
+    seen.network(env, browser)
+    log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
+    return env
+  }
+  const results = []
+  try {
+    for (const { entry, kind, lanes, firstBrowser, skipped } of cells) {
+      const elapsed = Date.now() - progress.t0
+      const k = progress.k++
+      const left = remainingMs({
+        doneEstimateMs: p.cells.slice(0, k).reduce((a, c) => a + c.estimateMs, 0),
+        doneActualMs: elapsed,
+        leftEstimateMs: p.cells.slice(k).reduce((a, c) => a + c.estimateMs, 0)
+      })
+      log(`cell ${k + 1} of ${p.cells.length}: ${entry.experiment.id} (${cellWhat(entry.cell)}) on ${network}${opts.browsers.length > 1 ? ` in ${browser}` : ''} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
+      if (skipped) {
+        log(skipped)
+        continue
       }
-      edge = edge || edgeEnvironment(env.running, caddyBuild)
-      if (env.link) forwarderPriority = forwarderPriority || env.link.opened.forwarder.priority || null
-      if (env.remote) lanesAt = env.remote
-      log(`network ${network}: lanes ${env.running.lanes.map(l => `${l.name} ${l.url}`).join(', ')}`)
-      return env
+      const rows = await kind.run({
+        entry,
+        lanes,
+        repeats: opts.repeats,
+        budgetMs: opts.budgetMs,
+        seeding: opts.seeding,
+        log,
+        browser,
+        firstBrowser,
+        outDir: opts.outDir || null,
+        network: { name: network, shared: () => shared(entry) },
+        onServers: seen.servers,
+        onBrowser: version => seen.browser(browser, version)
+      })
+      for (const r of rows) log(rowLine(r))
+      for (const r of rows) Object.assign(r, { planned: entry.planned, machine: MACHINE })
+      results.push(...rows)
     }
-    try {
-      for (const entry of mine) {
-        const { experiment, cell } = entry
-        const elapsed = Date.now() - t0
-        const left = remainingMs({
-          doneEstimateMs: estimates.slice(0, k).reduce((a, b) => a + b, 0),
-          doneActualMs: elapsed,
-          leftEstimateMs: estimates.slice(k).reduce((a, b) => a + b, 0)
-        })
-        k++
-        const what = Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
-        log(`cell ${k} of ${planned.length}: ${experiment.id} (${what}) on ${network}${opts.browsers.length > 1 ? ` in ${browser}` : ''} · ${formatDuration(elapsed)} elapsed, about ${formatDuration(left)} left`)
-        const wanted = lanesFor(experiment, opts)
-        if (!wanted.length && !OWN_BROWSERS.has(experiment.kind)) {
-          log(`  skipped: needs lane ${experiment.lanes.join(' or ')}`)
-          continue
-        }
-        let rows
-        if (OWN_BROWSERS.has(experiment.kind)) {
-          rows = await RUNNERS[experiment.kind]({ entry, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, browser, outDir: opts.outDir || null })
-          const version = (rows.find(r => r.browserVersion) || {}).browserVersion || null
-          if (browser === 'firefox') firefoxName = firefoxName || version
-          else browserName = browserName || version
-        } else if (OWN_SERVERS.has(experiment.kind)) {
-          rows = await RUNNERS[experiment.kind]({
-            entry, lanes: wanted, repeats: opts.repeats, budgetMs: opts.budgetMs, seeding: opts.seeding, log, onServers: (running, priority) => {
-              edge = edge || edgeEnvironment(running, caddyBuild)
-              forwarderPriority = forwarderPriority || priority || null
-            }
-          })
-        } else {
-          const e = await shared(entry)
-          const laneInfo = e.running.lanes.filter(l => wanted.includes(l.name))
-          rows = await RUNNERS[experiment.kind]({
-            page: e.page, cdp: e.cdp, context: e.browser && e.browser.context, link: e.link, entry, lanes: wanted, laneInfo, meter: e.meter, seeding: opts.seeding,
-            repeats: opts.repeats, budgetMs: opts.budgetMs, log,
-            browser: { name: browser, version: e.browserName },
-            // Once per cell: what needs no browser (rest's protocol-level push) goes with the first browser that runs it.
-            protocolRows: opts.browsers.find(b => runsIn(experiment, b, network, opts.browsers)) === browser
-          })
-          // Every row says its browser (protocol-level rows say their client).
-          for (const r of rows) {
-            if (!r.browser) Object.assign(r, { browser, browserVersion: e.browserName })
-          }
-        }
-        for (const r of rows) {
-          const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
-          log(`  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
-            `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`)
-        }
-        for (const r of rows) Object.assign(r, { planned: entry.planned, machine: MACHINE })
-        results.push(...rows)
-      }
-    } finally {
-      if (env) await env.close()
+  } finally {
+    if (env) await env.close()
+  }
+  return results
+}
+
+// What the environment records of the run's browsers, servers and link: the first that tells each.
+function recorder (caddyBuild) {
+  const fields = { browser: null, firefox: null, userAgent: null, edge: null, forwarderPriority: null, lanesAt: null }
+  const seen = {
+    fields,
+    browser (name, version) {
+      if (name === 'firefox') fields.firefox = fields.firefox || version
+      else fields.browser = fields.browser || version
+    },
+    // A network's lanes, link and browser, opened (network.js).
+    network (env, name) {
+      seen.browser(name, env.browserName)
+      if (name !== 'firefox') fields.userAgent = fields.userAgent || env.userAgent
+      fields.edge = fields.edge || edgeEnvironment(env.running, caddyBuild)
+      if (env.link) fields.forwarderPriority = fields.forwarderPriority || env.link.opened.forwarder.priority || null
+      if (env.remote) fields.lanesAt = env.remote
+    },
+    // The lanes a cell started itself, and its link's forwarder priority (ctx.onServers).
+    servers (running, priority) {
+      fields.edge = fields.edge || edgeEnvironment(running, caddyBuild)
+      fields.forwarderPriority = fields.forwarderPriority || priority || null
     }
   }
-  const environment = environmentOf({ opts, plannedCells: plan.length, commit, browser: browserName, firefox: firefoxName, userAgent, startedAt, finishedAt: new Date(), edge, forwarderPriority, lanesAt })
-  return { environment, results: withRatios(results), experiments }
+  return seen
+}
+
+// A cell's fields that fit on its line: "requests 6, size 1kb, delay 0, preset No throttling".
+const cellWhat = cell => Object.entries(cell).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every(x => typeof x !== 'object'))).map(([key, v]) => `${key} ${v}`).join(', ')
+
+// A row's line: "  h2 push: median 0.109 s over 1 of 1, 0 failed, 2 of 2 scripts pushed".
+function rowLine (r) {
+  const med = r.median === null ? 'no samples' : `${(r.median / 1000).toFixed(3)} s`
+  return `  ${r.lane}${r.mode ? ' ' + r.mode : ''}: median ${med} over ${r.repeatsGot} of ${r.repeatsAsked}, ${r.failures} failed` +
+    `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`
 }
 
 // → the exit code (common/cli.js); `entry`: the script that was started (bin/h2bench-run.js),
@@ -204,7 +178,7 @@ async function main (argv, { entry } = {}) {
   // link and its TCP settings never touch the host's (harness/private-netns.js).
   // Caddy and oha (the load experiments' HTTP/3 client) are built out here first.
   if (needsPrivateNamespace(opts.networks)) {
-    const oha = select(opts.experiments).some(e => e.kind === 'load') && opts.lanes.includes('h3')
+    const oha = needsTool(select(opts.experiments), 'oha') && opts.lanes.includes('h3')
     return buildThenRerun({ lanes: opts.lanes, oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log: line => process.stderr.write(line + '\n') })
   }
   await preparePrivateNamespace()

@@ -3,6 +3,7 @@
 const assert = require('node:assert/strict')
 const { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs } = require('../../bench/runner/budget')
 const { expand } = require('../../bench/experiments')
+const { kindOf } = require('../../bench/kinds')
 
 describe('runner: time budget', () => {
   it('gives a cell every repeat that fits its budget, at least the first, at most the asked', () => {
@@ -32,13 +33,25 @@ describe('runner: time budget', () => {
   it('estimates throttled cells from the preset: a Regular 2G cell far outweighs an unthrottled one', () => {
     const [regular2g] = expand(['network'])
     const wifi = expand(['network'])[5]
-    const opts = { lanes: 3, repeats: 10, budgetMs: 120000 }
+    const opts = { kind: kindOf('page'), lanes: 3, repeats: 10, budgetMs: 120000 }
     // 30 × 0.1 MB through 32,000 B/s is about 98 s per lane: one repeat only.
     const slow = estimateCellMs(regular2g, opts)
     assert.ok(slow > 250000 && slow < 350000, String(slow))
     assert.ok(estimateCellMs(wifi, opts) < 60000)
     // push-protocol: tiny.
-    assert.ok(estimateCellMs(expand(['push-protocol'])[0], { ...opts, lanes: 2 }) < 5000)
+    assert.ok(estimateCellMs(expand(['push-protocol'])[0], { ...opts, kind: kindOf('push-protocol'), lanes: 2 }) < 5000)
+  })
+
+  it("takes an experiment's own estimate over its kind's, and its kind's where it has none", () => {
+    const [ttfb] = expand(['h3-ttfb'])
+    const [page] = expand(['delay'])
+    const opts = { lanes: 2, repeats: 1, budgetMs: 120000 }
+    const kind = { estimateMs: () => 1234 }
+    assert.equal(estimateCellMs(ttfb, { ...opts, kind }), ttfb.experiment.estimateMs(ttfb.cell, { lanes: 2 }))
+    assert.equal(estimateCellMs(page, { ...opts, kind }), 1234)
+    // A kind that gives none (its experiments give their own): two loads a lane of the cell's assets.
+    const pushCell = expand(['push-protocol'])[0]
+    assert.equal(estimateCellMs(pushCell, { ...opts, kind: { estimateMs: null } }), estimateCellMs(pushCell, { ...opts, kind: kindOf('push-protocol') }))
   })
 
   it('scales the remaining estimate by how the finished cells compared with theirs', () => {
