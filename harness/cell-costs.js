@@ -243,4 +243,55 @@ function costMeter (options) {
   }
 }
 
-module.exports = { costMeter, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond, reapedChildrenCpuMs }
+// What a row records of its runs' meters: their costs summed (a measured field of results.json, so here, on the
+// measuring path, and not with the report's reading of them in bench/runner/costs.js).
+// Sums records of costMeter().stop() (runs: how many).
+function sumCosts (records) {
+  const list = records.filter(Boolean)
+  if (!list.length) return null
+  const sum = f => list.reduce((n, r) => n + (f(r) || 0), 0)
+  const has = f => list.some(r => f(r) !== null && f(r) !== undefined)
+  const dir = d => ({
+    bytes: sum(r => r.link && r.link[d].bytes),
+    packets: sum(r => r.link && r.link[d].packets),
+    lost: sum(r => r.link && r.link[d].lost),
+    queueDropped: sum(r => r.link && r.link[d].queueDropped),
+    otherDropped: sum(r => r.link && r.link[d].otherDropped),
+    corrupted: sum(r => r.link && r.link[d].corrupted),
+    ecnMarked: sum(r => r.link && r.link[d].ecnMarked),
+    queueDelayP99Ms: Math.max(...list.map(r => r.link ? r.link[d].queueDelayP99Ms : 0)),
+    // The forwarder's own lateness, worst over the runs (records from before it was kept have none).
+    lateP99Ms: Math.max(...list.map(r => r.link ? r.link[d].lateP99Ms ?? 0 : 0)),
+    lateMaxMs: Math.max(...list.map(r => r.link ? r.link[d].lateMaxMs ?? 0 : 0))
+  })
+  const tcp = side => has(r => r.tcp[side]) ? {
+    retransmitted: sum(r => r.tcp[side] && r.tcp[side].retransmitted),
+    timeouts: sum(r => r.tcp[side] && r.tcp[side].timeouts)
+  } : null
+  // QUIC's recovery by the server's qlog (load cells' h3 runs: load/load.js); runs whose qlog could not be read are counted apart.
+  const quicRuns = list.filter(r => r.quic && !r.quic.error)
+  const quicSum = k => quicRuns.reduce((n, r) => n + (r.quic[k] || 0), 0)
+  const quic = list.some(r => r.quic) ? {
+    runs: quicRuns.length,
+    unread: list.filter(r => r.quic && r.quic.error).length,
+    connections: quicSum('connections'),
+    unclosed: quicSum('connections') - quicSum('closed'),
+    packetsSent: quicSum('packetsSent'),
+    packetsLost: quicSum('packetsLost'),
+    ptoExpired: quicSum('ptoExpired'),
+    spuriousLosses: quicSum('spuriousLosses')
+  } : null
+  return {
+    runs: list.length,
+    wallMs: +sum(r => r.wallMs).toFixed(1),
+    browserCpuMs: has(r => r.browserCpuMs) ? sum(r => r.browserCpuMs) : null,
+    toolCpuMs: has(r => r.toolCpuMs) ? sum(r => r.toolCpuMs) : null,
+    pageTaskMs: has(r => r.pageTaskMs) ? sum(r => r.pageTaskMs) : null,
+    serverCpuMs: has(r => r.serverCpuMs) ? sum(r => r.serverCpuMs) : null, // null: the lanes ran elsewhere (--lanes-at)
+    link: has(r => r.link) ? { up: dir('up'), down: dir('down') } : null,
+    tcp: { server: tcp('server'), client: tcp('client') },
+    ...(quic ? { quic } : {})
+  }
+}
+
+module.exports = { costMeter, sumCosts, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond, reapedChildrenCpuMs }

@@ -9,7 +9,7 @@
 //   completion times within each batch (p10, p50, p90).
 const stats = require('../../client/js/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge, applySeed, seedsOf } = require('./helpers')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 const { budgetNote } = require('../runner/budget')
 const { parseLinkSpec } = require('../../link/spec')
 const { socketsCongestion } = require('./congestion')

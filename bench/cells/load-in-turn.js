@@ -9,10 +9,14 @@
 // drops; the same for every lane (paired). What the runs did is merged into
 // one run row of load/load.js's shape: their times and counts added.
 const stats = require('../../client/js/stats')
-const { sumCosts } = require('../runner/costs')
-const { inTurnCommand } = require('../runner/compare-rows')
+const { sumCosts } = require('../../harness/cell-costs')
 
 // More runs than this and run i of repeat r would share its seed with run i - 1000 of repeat r + 1.
+// The command a row of runs in turn records ("50 runs in turn of: h2load …"), and back: how many (the report's workload reads it).
+const IN_TURN = /^(\d+) runs in turn of: /
+const inTurnCommand = (runs, command) => `${runs} runs in turn of: ${command}`
+const turnsOf = row => Number((IN_TURN.exec(String(row.load && row.load.command)) || [0, 1])[1])
+
 const MAX_RUNS = 1000
 
 // The seed of run i (0-based) of a run whose seed is `base`: base × 1000 + i, as text (above 2^53;
@@ -41,7 +45,7 @@ function addWire (list) {
 // The runs of one lane in turn (rows of load/load.js's measure, in the order they ran) as one run:
 // those that finished before their times added up to `deadlineS` count; the rest, and those not run,
 // did not complete. → a row of load.measure's shape, its command "N runs in turn of: <the tool's>"
-// (the runner's rows keep it: compare-rows.js turnsOf reads N back), with `attempted`.
+// (the runner's rows keep it: turnsOf reads N back), with `attempted`.
 function mergeInTurn (list, { runs, deadlineS = null, seed = null }) {
   if (!list.length) throw new Error('mergeInTurn: no runs to merge')
   const first = list[0]
@@ -90,4 +94,4 @@ function mergeInTurn (list, { runs, deadlineS = null, seed = null }) {
   }
 }
 
-module.exports = { turnSeed, mergeInTurn, timeOf, MAX_RUNS }
+module.exports = { turnSeed, mergeInTurn, timeOf, MAX_RUNS, inTurnCommand, turnsOf }

@@ -10,7 +10,7 @@ const { openLoad } = require('../../load/load')
 const { repeatWithinBudget, row, seedOf } = require('./helpers')
 const { turnSeed, mergeInTurn, timeOf, MAX_RUNS } = require('./load-in-turn')
 const { budgetNote } = require('../runner/budget')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 const { parseLinkSpec } = require('../../link/spec')
 
 const median = list => list.length ? +stats.median(list).toFixed(3) : null

@@ -7,7 +7,7 @@
 const { budgetNote } = require('../runner/budget')
 const { watchNetErrors } = require('../../harness/net-errors')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, collectLane, applySeed, seedsOf } = require('./helpers')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 
 function joinNotes (...notes) {
   const list = notes.flat().filter(Boolean)

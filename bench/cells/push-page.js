@@ -4,7 +4,7 @@
 // lane's /push page, its scripts pushed or requested.
 const stats = require('../../client/js/stats')
 const { budgetNote } = require('../runner/budget')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
 
 // X-H2bench-Push → what the report says.

@@ -8,7 +8,7 @@
 // accepts push (browsers refuse it), in the link's namespace.
 const stats = require('../../client/js/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, applySeed, seedsOf } = require('./helpers')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 const { budgetNote } = require('../runner/budget')
 const { runInside } = require('../../harness/in-namespace')
 

@@ -21,7 +21,7 @@ const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
-const { sumCosts } = require('../runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
 
 const LOAD_TIMEOUT_MS = 3 * 60 * 1000

@@ -6,7 +6,8 @@
 // browser's pass, and tells the runner the servers it started (ctx.onServers).
 // The cell runner loads when a cell runs, not when a report reads a bound (it brings the browser drivers).
 const cells = () => require('../cells/load')
-const { loadWorkload, turnsOf } = require('../runner/compare-rows')
+const { loadWorkload } = require('../runner/compare-rows')
+const { turnsOf } = require('../cells/load-in-turn')
 const { boundFrom, wireOf } = require('./bound-form')
 
 module.exports = {
@@ -19,7 +20,7 @@ module.exports = {
   // Fast Open), so its handshake is in the bound: QUIC's one round trip, or TCP's and TLS 1.3's two,
   // before the first request; then its share of the requests, as many at a time as it keeps in
   // flight (streams, or HTTP/1.1 pipelining); ab (no -k) opens a connection for every request. Runs
-  // in turn (compare-rows.js turnsOf: each run that many runs of the tool, one after another) wait
+  // in turn (load-in-turn.js turnsOf: each run that many runs of the tool, one after another) wait
   // for each other: their rounds and their bytes add up. Null for a row with no tool's command.
   bound (row) {
     if (!row.load || !row.load.command) return null

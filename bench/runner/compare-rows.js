@@ -8,10 +8,7 @@
 // (HTTP/1.1 requests in flight per connection), requests, bytes, state }.
 const { compare, compareSlowdowns, RULES } = require('../../client/js/verdict')
 
-// The command of a run made of `runs` runs of `command` one after another, and back: how many.
-const IN_TURN = /^(\d+) runs in turn of: /
-const inTurnCommand = (runs, command) => `${runs} runs in turn of: ${command}`
-const turnsOf = row => Number((IN_TURN.exec(String(row.load && row.load.command)) || [0, 1])[1])
+const { turnsOf } = require('../cells/load-in-turn')
 
 const flagValue = (args, flag) => {
   const i = args.indexOf(flag)
@@ -125,4 +122,4 @@ function compareRowSlowdowns ([a0, a], [b0, b], pick = r => r.samples) {
   return compareSlowdowns(side(a0, a), side(b0, b))
 }
 
-module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, inTurnCommand, turnsOf, RULES }
+module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, RULES }

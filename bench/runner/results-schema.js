@@ -67,7 +67,7 @@ const OPTIONAL = {
   comparison: { against: 'string', verdict: 'string', ratio: 'number|null', low: 'number|null', high: 'number|null', runs: 'number[]', failed: 'number[]', flags: 'string[]', sentence: 'string' },
   // What the row measured, as the engine compares it with a source's (compare-rows.js workloadOf); null for kinds without one.
   workload: { tool: 'string|null', connections: 'integer|null', streams: 'integer|null', pipelining: 'integer|null', requests: 'integer|null', bytes: 'integer|null', state: 'string|null' },
-  // What the row's runs cost, summed over them (harness/cell-costs.js, bench/runner/costs.js sumCosts): page rows.
+  // What the row's runs cost, summed over them (harness/cell-costs.js costMeter and sumCosts): page rows.
   costs: 'object|null',
   // Runs (page batches, load runs) that had failed requests and are not samples.
   runsLeftOut: 'integer',

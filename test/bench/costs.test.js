@@ -3,7 +3,8 @@
 // The dominant cost of a cell, from what its runs measured (bench/runner/costs.js),
 // on constructed records whose truth is known.
 const assert = require('node:assert/strict')
-const { sumCosts, dominantCost } = require('../../bench/runner/costs')
+const { dominantCost } = require('../../bench/runner/costs')
+const { sumCosts } = require('../../harness/cell-costs')
 
 const record = (extra = {}) => ({
   wallMs: 1000,
