@@ -11,7 +11,7 @@ const stats = require('../../client/js/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')
 const { budgetNote } = require('../runner/budget')
-const { parseLinkSpec } = require('../../link/spec')
+const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { socketsCongestion } = require('./congestion')
 const { tally } = require('./site-page')
 const { round, med } = require('./h3-figures')
@@ -89,7 +89,7 @@ async function runHolCell ({ page, cdp, link, entry, lanes, laneInfo = [], repea
         ccSeen: ccSeen[lane] || null,
         hol: {
           lossPct: round(linkSpec.down.loss * 100, 3),
-          rttMs: (linkSpec.up.delayUs + linkSpec.down.delayUs) / 1000,
+          rttMs: rttMsOf(linkSpec),
           batches: p.batches.length,
           p10: round(med(p10)),
           p10Samples: p10.map(v => round(v)),

@@ -21,7 +21,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('../runner/budget')
-const { parseLinkSpec } = require('../../link/spec')
+const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { launchBrowser } = require('../../harness/chromium')
 const { parseNetLog, handshakesIn } = require('./net-log')
 const { round, med } = require('./h3-figures')
@@ -31,8 +31,7 @@ const FLUSH_BUTTON = '#sockets-view-flush-button'
 
 // The link's RTT (ms) of a spec.
 function rttOf (spec) {
-  const link = parseLinkSpec(spec)
-  return (link.up.delayUs + link.down.delayUs) / 1000
+  return rttMsOf(parseLinkSpec(spec))
 }
 
 // One fetch of `url` from the page, with its Resource Timing entry (ms,

@@ -33,7 +33,7 @@ const { budgetNote } = require('../runner/budget')
 const { sumCosts } = require('../../harness/cell-costs')
 const { tally } = require('./site-page')
 const { openLink, LinkUnavailableError } = require('../../link/namespace')
-const { parseLinkSpec } = require('../../link/spec')
+const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const { natUnavailableReason, natThroughLink } = require('../../harness/site-nat')
 const { UserError } = require('../../common/errors')
@@ -118,7 +118,7 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
 async function measureSite ({ entry, cell, url, trust, path0, link, repeats, budgetMs, log, browser, outDir, seeding }) {
   // The shortest round trip a load can meet: the path's (TCP connects from here) and, behind a link, the link's own
   // (its delays less their jitter, both ways: bench/runner/bounds.js networkNumbers).
-  const linkRttMs = link ? (link.spec.up.delayUs - link.spec.up.jitterUs + link.spec.down.delayUs - link.spec.down.jitterUs) / 1000 : 0
+  const linkRttMs = link ? rttMsOf(link.spec, { min: true }) : 0
   const rtt = path0 ? { ...path0, minMs: +(path0.minMs + linkRttMs).toFixed(3), pathMinMs: path0.minMs, linkMs: linkRttMs } : null
   if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects from here, median ${path0.medianMs} ms${link ? `, plus the link's ${linkRttMs} ms` : ''})`)
   const harDir = outDir ? path.join(outDir, 'har') : null

@@ -8,7 +8,7 @@
 // where a round is one RTT plus the server's delay (a DevTools round: max(latency, delay)).
 // A kind says only its rounds and bytes (boundFrom). bounds.js passes these on to its callers.
 const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
-const { parseLinkSpec } = require('../../link/spec')
+const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { itemPath } = require('../../server/routes/api')
 
 // The fewest bytes of response headers each protocol can send (bounds.js says why);
@@ -27,7 +27,7 @@ function networkNumbers (row) {
   if (row.network === 'link') {
     const link = parseLinkSpec(row.linkSpec || linkSpecFor(row.preset))
     // The shortest round trip the link allows: its jitter is uniform ± around the delay (link/forwarder).
-    const rttMs = (link.up.delayUs - link.up.jitterUs + link.down.delayUs - link.down.jitterUs) / 1000
+    const rttMs = rttMsOf(link, { min: true })
     const rate = link.down.rateBps || (link.down.trace ? link.down.trace.meanBitsPerSecond : null)
     return { rttMs, downBitsPerSecond: rate }
   }
