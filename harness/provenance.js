@@ -19,7 +19,7 @@ function chromiumVersion (executablePath) {
   return quietly(() => execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(), path.basename(executablePath))
 }
 
-// The rooms whose code a measurement runs (README, "How the code is laid out").
+// The rooms whose code a measurement runs (docs/architecture.md, "Rooms and layers").
 const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'tools', 'views']
 
 // What in those rooms only turns results.json into reports, tables and
@@ -57,7 +57,7 @@ const FIREFOX = ['harness/firefox', 'harness/firefox.js']
 // bin/ holds one entry point a command: a study depends on its own (and on
 // the build of the tools every one runs).
 const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/kinds', 'bench/cells', 'bench/experiments', 'load']
-// bench:link runs its folder but the README's link screenshots (another
+// bench:link runs its folder but the link guide's screenshots (another
 // command's); bench:qlog-cost runs h2bench load's code (load/load.js) on the h3 lane.
 const TOOL_ROOMS = {
   'npm run soak': ['bin/h2bench-soak.js', 'bench/soak'],

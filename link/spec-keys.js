@@ -5,7 +5,7 @@
 // item. One list for every place that explains the spec, so they cannot
 // disagree: h2bench-link --help and --list (link/preset-list.js), the page's
 // "Add an effect" menu (GET /link.json, client/js/link-effects.js) and the
-// README's table (test/link/spec-keys.test.js holds it to this list).
+// spec table of docs/link.md (test/link/spec-keys.test.js holds it to this list).
 //
 // Defaults are read from the parsers where they live (a parse of the bare
 // value), not retyped. `needs`: items an example depends on, added by the

@@ -1,7 +1,7 @@
 'use strict'
 
 // A claim's status from the verdict engine's verdicts on the cells it names,
-// by ONE rule for every claim of every experiment (the README's "How a claim
+// by ONE rule for every claim of every experiment (docs/verdict.md, "How a claim
 // is judged" says it in words):
 //   1. each cell the claim rests on gets the engine's verdict (client/js/verdict.js),
 //      read by the claim's form as for the claim, against it, unsure

@@ -40,7 +40,7 @@
 //   helper/quic-point-to-point-helper.cc  the bottleneck: ns-3's point-to-point link (DataRate and
 //       Delay each way), a DropTail device queue of 1 packet, and in front of it a PfifoFast queue
 //       disc of --queue packets; ns-3's device sends one packet while both hold theirs. This link's
-//       `queue` counts the packets waiting and the one being sent (README, spec table), so
+//       `queue` counts the packets waiting and the one being sent (docs/link.md, spec table), so
 //       --queue=25 is queue=27 here: 25 + 1 waiting, 1 on the wire
 //   drop-rate/drop-rate-error-model.cc  DropRateErrorModel::DoCorrupt: UDP packets only
 //       (`if(!IsUDPPacket(p)) return false`), each dropped with chance q = rate/100 (uniform

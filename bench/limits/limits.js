@@ -6,7 +6,7 @@
 // failed requests (the page's count and Chromium's net::ERR_… names), whether
 // the page crashed, the batch time, and the browser's and server's peak
 // memory. The page's limits (client/js/options.js) come from these figures
-// (README, "Limits").
+// (docs/limits.md).
 const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { UserError, UsageError } = require('../../common/errors')

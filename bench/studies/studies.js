@@ -184,12 +184,14 @@ async function main (argv, { root = ROOT } = {}) {
   if (values.write) {
     const states = writeIndex(root)
     console.log(`wrote ${INDEX}: ${states.filter(s => s.fresh).length} of ${states.length} studies fresh`)
-    const readme = path.join(root, 'README.md')
-    if (fs.existsSync(readme)) {
-      const before = fs.readFileSync(readme, 'utf8')
-      const after = rewriteReadme(before, root)
-      if (after !== before) fs.writeFileSync(readme, after)
-      console.log(`README.md: its verdicts regions ${after === before ? 'were already' : 'rewritten'} as the reports say`)
+    // Every guide's verdicts regions (README.md and docs/*.md), each from the report it names.
+    const { guidesOf } = require('./readme-figures')
+    for (const file of guidesOf(root)) {
+      const before = fs.readFileSync(path.join(root, file), 'utf8')
+      if (!/^<!--\s*verdicts:/m.test(before)) continue
+      const after = rewriteReadme(before, root, file)
+      if (after !== before) fs.writeFileSync(path.join(root, file), after)
+      console.log(`${file}: its verdicts regions ${after === before ? 'were already' : 'rewritten'} as the reports say`)
     }
     return 0
   }

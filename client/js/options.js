@@ -16,7 +16,7 @@
   // HTTP/2 streams per connection at once and keeps each response whole
   // until it ends (the page reads them as text), so a batch keeps about
   // min(requests, 256) × size in the browser. Measured with npm run limits
-  // (Chromium 156, 24 GiB machine, README "Limits"): 100 × 64 MiB over h2
+  // (Chromium 156, 24 GiB machine, docs/limits.md): 100 × 64 MiB over h2
   // held 6.8 GB in Chromium and 150 × 64 MiB … ; every lane was clean up to
   // there. Beyond 8 GiB a batch is refused rather than left to exhaust memory.
   const BROWSER = { streams: 256, maxInFlightBytes: 8 * 1024 * 1024 * 1024 }

@@ -4,8 +4,8 @@
 // nat.c and their table.c; the C standard library only) once per version of its sources, into
 // .cache/forwarder/<hash>/. `npm install`
 // runs this (postinstall); the link builds it on first use if that did not.
-// Why C: measured against a Python forwarder of the same design (README,
-// "Packet-level link"), it is the one that keeps its added delay under a
+// Why C: measured against a Python forwarder of the same design (docs/link-bench.md,
+// "Why C"), it is the one that keeps its added delay under a
 // millisecond at 1 Gbit/s offered load.
 
 const fs = require('node:fs')

@@ -6,7 +6,7 @@
 // Debian's h2load has no QUIC, and no h2load with QUIC (ngtcp2 ≥ 1.0 +
 // nghttp3) installs from Debian's packages here. tools/oha/build.js builds
 // the pinned version with cargo into .cache/; the h2 lane's oha-vs-h2load
-// figures (README, "h2bench load") show it is not the bottleneck.
+// figures (docs/load.md, "The HTTP/3 client: oha") show it is not the bottleneck.
 const { toolVersion, unreadable, percentiles, result, toolConnections, spread } = require('./common')
 const { ohaPath, OHA_VERSION } = require('../../tools/oha/build')
 

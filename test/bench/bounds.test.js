@@ -155,7 +155,7 @@ describe('a cell measured below its bound is an instrument error', () => {
       cells: [{ requests: 1 }], source: null, conclusions: []
     }
     const r = { ...row([60, 70, 80]), experiment: 'constructed', cell: 0, q1: 60, q3: 80, failures: 0, repeatsAsked: 3, repeatsGot: 3, baseline: null, ratioToBaseline: null }
-    const md = toMarkdown({ environment: require('../../docs/study-rest/results.json').environment, experiments: [experiment], results: [r] })
+    const md = toMarkdown({ environment: require('../../docs/studies/rest/results.json').environment, experiments: [experiment], results: [r] })
     const lines = md.split('\n')
     const errorsAt = lines.indexOf('## Instrument errors: cells measured below their physical lower bound')
     assert.ok(errorsAt > 0 && errorsAt < lines.indexOf('## Verdicts'), md)

@@ -167,7 +167,7 @@ describe('the report lists the cells the machine\'s CPU shaped, above the verdic
       { ...base, lane: 'h2', costs: sumCosts([record({ wallMs: 1530, browserCpuMs: 1400 })]) },
       { ...base, lane: 'h2n', costs: sumCosts([record({ wallMs: 1530, link: { up: linkDir(1000), down: linkDir(1.9e6) } })]) }
     ]
-    const md = toMarkdown({ environment: require('../../docs/study-rest/results.json').environment, experiments: [experiment], results: rows })
+    const md = toMarkdown({ environment: require('../../docs/studies/rest/results.json').environment, experiments: [experiment], results: rows })
     const lines = md.split('\n')
     const at = lines.findIndex(l => l.startsWith("## Cells shaped by this machine's CPU"))
     assert.ok(at > 0 && at < lines.indexOf('## Verdicts'), md)

@@ -17,7 +17,7 @@ const { version } = require('../../package.json')
 
 const ROOT = path.join(__dirname, '..', '..')
 const BIN = path.join(ROOT, 'bin', 'h2bench-link-bench.js')
-const STUDY = path.join(ROOT, 'docs', 'link-bench')
+const STUDY = path.join(ROOT, 'docs', 'studies', 'link-bench')
 
 describe('npm run bench:link as a study (--out, --from)', () => {
   let tmp
@@ -47,8 +47,8 @@ describe('npm run bench:link as a study (--out, --from)', () => {
   it('a run\'s environment: the command as run, the code (h2bench: version and commit), the machine and the date', () => {
     // The commit and Python as git and python3 would say (the slow smoke test asks them: a unit test runs no program).
     const given = { commit: 'abc1234 (with uncommitted changes: link/spec.js)', python: 'Python 3.11.7' }
-    const env = environmentOf(['--effects', 'all', '--out', 'docs/link-bench'], given)
-    assert.equal(env.command, 'npm run bench:link -- --effects all --out docs/link-bench')
+    const env = environmentOf(['--effects', 'all', '--out', 'docs/studies/link-bench'], given)
+    assert.equal(env.command, 'npm run bench:link -- --effects all --out docs/studies/link-bench')
     assert.equal(env.h2bench, `${version} abc1234 (with uncommitted changes: link/spec.js)`)
     assert.equal(env.python, 'Python 3.11.7')
     assert.ok(!Number.isNaN(Date.parse(env.date)))
@@ -103,7 +103,7 @@ describe('npm run bench:link as a study (--out, --from)', () => {
   })
 
   it('its measuring path: the shared rooms, its entry point and bench/link-bench, not its report writer nor the screenshots', () => {
-    const spec = measuringPathFor('npm run bench:link -- --effects all --out docs/link-bench')
+    const spec = measuringPathFor('npm run bench:link -- --effects all --out docs/studies/link-bench')
     assert.notDeepEqual(spec, MEASURING_PATH)
     for (const room of ['bin/h2bench-link-bench.js', 'bench/link-bench', 'link', 'harness']) assert.ok(spec.includes(room), room)
     for (const room of ['load', 'bench/runner', 'bin/h2bench-run.js']) assert.ok(!spec.includes(room), room)

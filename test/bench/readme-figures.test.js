@@ -1,12 +1,14 @@
 'use strict'
 
-// The README's study figures are taken from the committed reports (bench/studies/readme-figures.js):
-// on constructed files where the truth is known, and on the real README.
+// The guides' study figures (README.md and docs/*.md) are taken from the committed reports
+// (bench/studies/readme-figures.js): on constructed files where the truth is known, and on the real guides.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { checkReadme, figuresOf, regionsOf } = require('../../bench/studies/readme-figures')
+const { checkReadme, checkGuides, figuresOf, guidesOf, regionsOf } = require('../../bench/studies/readme-figures')
+
+const ROOT = path.join(__dirname, '..', '..')
 
 describe('README figures against the reports they come from', () => {
   let root
@@ -40,10 +42,24 @@ describe('README figures against the reports they come from', () => {
     assert.throws(() => checkReadme('<!-- figures: docs/none.md -->\n1.5 s\n<!-- /figures -->', { root }), /names docs\/none\.md, which does not exist/)
   })
 
-  it("this README's figures regions: every figure is in the report it cites", () => {
-    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8')
-    assert.ok(regionsOf(text).length >= 8)
-    const problems = checkReadme(text)
-    assert.deepEqual(problems.map(p => `README line ${p.line}: ${p.figure} not in ${p.files.join(' or ')} (…${p.context}…)`), [])
+  it('a guide in docs/ names its reports relative to its own folder, and a failure names the guide and the line', () => {
+    fs.writeFileSync(path.join(root, 'docs/guide.md'), '# g\n\n<!-- figures: s/report.md -->\nab 22.08 s, h3 9.99 s\n<!-- /figures -->\n')
+    fs.writeFileSync(path.join(root, 'docs/s/notes.md'), '<!-- figures: nowhere.md -->\n1.5 s\n<!-- /figures -->\n')
+    fs.writeFileSync(path.join(root, 'README.md'), readme('ab 22.08 s'))
+    assert.deepEqual(guidesOf(root), ['README.md', 'docs/guide.md'], 'README.md and docs/*.md, not the study folders')
+    const problems = checkGuides(root)
+    assert.deepEqual(problems.map(p => [p.file, p.line, p.figure]), [['docs/guide.md', 3, '9.99']])
+    assert.throws(() => checkReadme('x\n<!-- figures: docs/s/report.md -->\n1.5 s\n<!-- /figures -->', { root, file: 'docs/guide.md' }),
+      /^Error: docs\/guide\.md line 2: the figures region names docs\/s\/report\.md, which does not exist/)
+    assert.throws(() => regionsOf('\n<!-- figures: s/report.md -->\n1.5 s', 'docs/guide.md'), /^Error: docs\/guide\.md line 2: a figures region without/)
+  })
+
+  it("this checkout's guides (README.md, docs/*.md): every figure of a figures region is in the report it cites", () => {
+    const guides = guidesOf(ROOT)
+    assert.ok(guides.includes('README.md') && guides.length > 5, guides.join(', '))
+    const regions = guides.flatMap(f => regionsOf(fs.readFileSync(path.join(ROOT, f), 'utf8'), f))
+    assert.ok(regions.length >= 8, `${regions.length} figures regions in ${guides.join(', ')}`)
+    const problems = checkGuides(ROOT)
+    assert.deepEqual(problems.map(p => `${p.file} line ${p.line}: ${p.figure} not in ${p.files.join(' or ')} (…${p.context}…)`), [])
   })
 })

@@ -1,11 +1,11 @@
 'use strict'
 
-// The README's verdicts regions are generated from the reports (bench/studies/readme-verdicts.js):
-// regenerating them must give the README as committed.
+// The guides' verdicts regions (README.md and docs/*.md) are generated from the reports
+// (bench/studies/readme-verdicts.js): regenerating them must give every guide as committed.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { verdictsOf, rewriteReadme } = require('../../bench/studies/readme-verdicts')
+const { verdictsOf, rewriteReadme, rewriteGuides } = require('../../bench/studies/readme-verdicts')
 
 const ROOT = path.join(__dirname, '..', '..')
 
@@ -32,9 +32,33 @@ describe('README verdicts regions, generated from the reports', () => {
     }
   })
 
-  it('this README: every verdicts region is what its report says (npm run studies -- --write rewrites them)', () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-    assert.ok(/<!-- verdicts: /.test(readme), 'the README has verdicts regions')
-    assert.equal(rewriteReadme(readme, ROOT), readme, 'a verdicts region differs from its report: run npm run studies -- --write')
+  it('a guide in docs/ names its report relative to its own folder and links it so; a failure names the guide and the line', () => {
+    const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'h2bench-verdicts-'))
+    try {
+      fs.mkdirSync(path.join(dir, 'docs/studies/x'), { recursive: true })
+      fs.writeFileSync(path.join(dir, 'docs/studies/x/report.md'), '# r\n\n## Verdicts\n\n- size: **h2 slower**: inconclusive.\n')
+      fs.writeFileSync(path.join(dir, 'docs/guide.md'), '# g\n<!-- verdicts: studies/x/report.md -->\n<!-- /verdicts -->\n')
+      fs.writeFileSync(path.join(dir, 'README.md'), 'no regions\n')
+      const [readme, guide] = rewriteGuides(dir, { write: true })
+      assert.equal(readme.now, readme.text)
+      assert.equal(guide.file, 'docs/guide.md')
+      assert.match(fs.readFileSync(path.join(dir, 'docs/guide.md'), 'utf8'), /^Generated from \[studies\/x\/report\.md\]\(studies\/x\/report\.md\) .*\n\n.*\n.*\n\| size \| h2 slower \| inconclusive \|\n<!-- \/verdicts -->\n$/m)
+      assert.throws(() => rewriteReadme('a\n\n<!-- verdicts: studies/none/report.md -->\n<!-- /verdicts -->\n', dir, 'docs/guide.md'),
+        /^Error: docs\/guide\.md line 3: docs\/studies\/none\/report\.md: no such report/)
+      assert.throws(() => rewriteReadme('<!-- verdicts: studies/x/report.md -->\n', dir, 'docs/guide.md'), /^Error: docs\/guide\.md line 1: a verdicts region without/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("this checkout's guides (README.md, docs/*.md): every verdicts region is what its report says (npm run studies -- --write rewrites them)", () => {
+    const guides = rewriteGuides(ROOT)
+    assert.ok(guides.some(g => /<!-- verdicts: /.test(g.text)), 'the guides have verdicts regions')
+    for (const { file, text, now } of guides) {
+      if (now === text) continue
+      const [a, b] = [text.split('\n'), now.split('\n')]
+      const line = a.findIndex((l, i) => l !== b[i]) + 1
+      assert.fail(`${file} line ${line}: a verdicts region differs from its report (${JSON.stringify(a[line - 1])}, the report gives ${JSON.stringify(b[line - 1])}): run npm run studies -- --write`)
+    }
   })
 })

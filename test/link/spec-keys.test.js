@@ -1,7 +1,7 @@
 'use strict'
 
 // The spec's keys as one list (link/spec-keys.js) and every place that shows it: h2bench-link --list and --help
-// (link/preset-list.js), the page's "Add an effect" menu (client/js/link-effects.js) and the README's table.
+// (link/preset-list.js), the page's "Add an effect" menu (client/js/link-effects.js) and the spec table of docs/link.md.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
@@ -72,9 +72,9 @@ describe('the spec\'s keys (link/spec-keys.js)', () => {
     assert.match(list, /^Regular 3G +regular-3g +768 kbit\/s down/m)
   })
 
-  it('the README\'s table has a row a key: its values, default and whose as the list says', () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-    const rows = readme.split('\n').filter(l => /^\| `[a-z]+(\[\.up\\\|\.down\])?` \|/.test(l))
+  it('docs/link.md\'s spec table has a row a key: its values, default and whose as the list says', () => {
+    const guide = fs.readFileSync(path.join(ROOT, 'docs', 'link.md'), 'utf8')
+    const rows = guide.split('\n').filter(l => /^\| `[a-z]+(\[\.up\\\|\.down\])?` \|/.test(l))
       .map(l => l.slice(2, -2).split(/ (?<!\\)\| /).map(c => c.replace(/\\\|/g, '|').replace(/`/g, '').trim()))
     assert.deepEqual(rows.map(r => r[0]), SPEC_KEYS.map(usage))
     for (const [key, values, dflt, whose] of rows) {

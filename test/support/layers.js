@@ -4,7 +4,7 @@
 // of it: a file may import files of its own room and of rooms on a lower
 // level, never a room on its own level or above, never an entry point
 // (bin/), and no two files may import each other, directly or round a
-// circle. The README's "How the code is laid out" draws the same table.
+// circle. docs/architecture.md ("Rooms and layers") draws the same table.
 
 const fs = require('node:fs')
 const path = require('node:path')

@@ -105,7 +105,7 @@ describe('npm run soak: bad options', () => {
     [['--minute', '5'], /^soak: Unknown option '--minute'; options are --minutes, /],
     [['--interval', '0'], /^soak: --interval must be a number of seconds from 0\.5 to 300; got "0"$/],
     [['--smoke', '--minutes', '1'], /^soak: --smoke sets its own length/],
-    [['--from', 'docs/soak/results.json', '--lanes', 'h1'], /^soak: --from rebuilds a finished soak from what it recorded: leave out --lanes$/],
+    [['--from', 'docs/studies/soak/results.json', '--lanes', 'h1'], /^soak: --from rebuilds a finished soak from what it recorded: leave out --lanes$/],
     [['--from', 'package.json'], /^soak: --from package\.json is not a soak's results\.json/],
     [['--from', 'no/such.json'], /^soak: --from no\/such\.json: no such file$/]
   ]) {
@@ -135,7 +135,7 @@ describe('npm run soak -- --from (a finished soak judged again)', function () {
   it('rebuilds the committed soak\'s trend, verdict and report from its samples, says so, and leaves the measurement alone', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-soak-from-'))
     try {
-      const from = path.join(__dirname, '..', '..', '..', 'docs', 'soak', 'results.json')
+      const from = path.join(__dirname, '..', '..', '..', 'docs', 'studies', 'soak', 'results.json')
       const r = await runNode(SOAK, ['--from', from, '--out', dir])
       const before = JSON.parse(fs.readFileSync(from, 'utf8'))
       const after = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
