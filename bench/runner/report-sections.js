@@ -56,6 +56,7 @@ function environmentLines (env, { siteOnly = false } = {}) {
     `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
     `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
     `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
+    'Whether the code this measured has moved since (which commits, which files): `docs/STUDIES.md`, and `npm run studies` for a checkout of your own',
     ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
       `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
     ...(env.site ? [`Pages: ${env.site.urls.join(', ')}; protocols forced: ${env.site.protocols.join(', ')}; ${env.site.link ? `behind the link \`${env.site.link}\`, the origin by NAT; ` : ''}${env.site.ca ? `trusting the CA \`${env.site.ca}\` beside the browsers' own roots` : "the browsers' own roots trusted, nothing else"}`] : []),
