@@ -109,7 +109,8 @@ async function main (argv) {
   if (options.help) return console.log(helpText())
   if (options.list) return console.log(listAll())
   const link = parseLinkSpec(options.spec) // a bad spec is reported before anything starts
-  // The link lives in a network namespace of its own, never the host's (harness/private-netns.js); Caddy (and h3get for a QUIC cross flow) is built out here first.
+  // The link lives in a network namespace of its own, never the host's (harness/private-netns.js);
+  // Caddy (and h3get for a QUIC cross flow) is built out here first.
   const h3get = crossFlows(link).some(f => f.kind === 'quic')
   if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: LANES.map(l => l.name), h3get, entry: __filename, argv, log: line => process.stderr.write(`${line}\n`) })
   await preparePrivateNamespace()

@@ -152,7 +152,9 @@ async function main (argv) {
   const inside = session ? `${session.opened.nsenterPrefix.join(' ')} ` : '' // the page is only reachable through the link
   console.log(`  ${inside}${chromeCommand({ spki: tls.spki, url: pageUrl, lanes: running.lanes })}`)
   if (config.token) console.log(`token          ${config.token} (ledgers, counters and the link control need it; the page URL above carries it)`)
-  if (config.chrome) await openChrome({ spki: tls.spki, url: pageUrl, lanes: running.lanes, spawnInside: session && session.opened.spawnInside }, session || running)
+  if (config.chrome) {
+    await openChrome({ spki: tls.spki, url: pageUrl, lanes: running.lanes, spawnInside: session && session.opened.spawnInside }, session || running)
+  }
   serveUntilSignal(session || running)
 }
 

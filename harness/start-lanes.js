@@ -81,7 +81,13 @@ async function useRemoteLanes ({ at, token = null, names = null, page = {} }) {
   const remote = await readRemoteLanes({ at, names, token })
   const lanes = remote.lanes.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
   const running = await startPage({ ...page, lanes, unavailable: remote.manifest.unavailable || [], spki: remote.spki })
-  return { running, tls: { spki: remote.spki }, remote: { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples }, token, manifest: remote.manifest }
+  return {
+    running,
+    tls: { spki: remote.spki },
+    remote: { at: remote.at, rttMs: remote.rttMs, rttSamples: remote.rttSamples },
+    token,
+    manifest: remote.manifest
+  }
 }
 
 module.exports = { startLanes, startLanesBehindLink, useRemoteLanes, throwawayCertificate, ensureEdge, edgeEnvironment, BUILD_ENV }

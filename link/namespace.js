@@ -233,4 +233,7 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   }
 }
 
-module.exports = { openLink, addressOf, unavailableReason, whichSync, startHolder, spawnerFor, ip, separateFromHost, inPrivateNamespace, currentNetns, mayBuildHere, LinkUnavailableError, HostNamespaceError, INDEXES, PRIVATE_ENV, USERNS_ENV }
+module.exports = {
+  openLink, addressOf, unavailableReason, whichSync, startHolder, spawnerFor, ip, separateFromHost, inPrivateNamespace, currentNetns, mayBuildHere,
+  LinkUnavailableError, HostNamespaceError, INDEXES, PRIVATE_ENV, USERNS_ENV
+}

@@ -107,7 +107,8 @@ const usage = k => k.dirs ? `${k.name}[.up|.down]` : k.name
 
 // The keys the page may offer, with what it shows (no functions: it goes out as JSON).
 const pageKeys = () => SPEC_KEYS.filter(k => k.page !== false).map(k => ({
-  name: k.name, usage: usage(k), group: k.group, values: k.values, default: k.default, whose: k.whose, what: k.what, example: k.example, needs: k.needs || [], clears: k.clears || []
+  name: k.name, usage: usage(k), group: k.group, values: k.values, default: k.default, whose: k.whose, what: k.what, example: k.example,
+  needs: k.needs || [], clears: k.clears || []
 }))
 
 module.exports = { SPEC_KEYS, usage, pageKeys }

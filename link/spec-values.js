@@ -232,4 +232,7 @@ function parseCross (key, raw) {
   return flows
 }
 
-module.exports = { parseAqm, parseSwitch, parseSteps, parseCross, parseRebind, AQM_LIMITS, CROSS_FLOWS, parseTime, parseRate, parseQueue, parsePercent, parseGemodel, gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US }
+module.exports = {
+  parseAqm, parseSwitch, parseSteps, parseCross, parseRebind, AQM_LIMITS, CROSS_FLOWS, parseTime, parseRate, parseQueue, parsePercent, parseGemodel,
+  gemodelMeans, parseDropRange, parseOutage, num, DIRECTIONS, MAX_DELAY_US
+}

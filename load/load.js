@@ -49,7 +49,10 @@ function httpsUrl (url) {
 // What GET <base>/lane answers: { answer } or { error }.
 function askLane (base) {
   return getJson(base, '/lane', { timeoutMs: 5000 }).catch(() => getJson(base, '/lane', { timeoutMs: 5000, h2: true }))
-    .then(answer => ({ answer, known: answer.json && answer.status === 200 ? LANES.find(l => l.name === answer.json.lane) || null : null }), error => ({ error }))
+    .then(
+      answer => ({ answer, known: answer.json && answer.status === 200 ? LANES.find(l => l.name === answer.json.lane) || null : null }),
+      error => ({ error })
+    )
 }
 
 // A running lane given by URL: what its /lane says (a URL that is not an
@@ -410,7 +413,16 @@ async function runLoad (opts, { log = () => {} } = {}) {
 // one (ab -v 2: a TLS session per connection; nghttp -v: every frame), the
 // edge's qlog for HTTP/3, the server's ledger and the link's counters.
 async function traceLane ({ lane, tool, workload, spawnWith, link, linkRecord, timeoutS, qlogDir, row }) {
-  const out = { lane: lane.name, link: linkRecord ? linkRecord.description : null, linkSpec: linkRecord ? linkRecord.text : null, tool: tool.name, ledger: { requests: row.serverRequests, connections: row.connections, perConnection: row.requestsPerConnection }, wire: row.wire, summary: null, note: null }
+  const out = {
+    lane: lane.name,
+    link: linkRecord ? linkRecord.description : null,
+    linkSpec: linkRecord ? linkRecord.text : null,
+    tool: tool.name,
+    ledger: { requests: row.serverRequests, connections: row.connections, perConnection: row.requestsPerConnection },
+    wire: row.wire,
+    summary: null,
+    note: null
+  }
   try {
     if (tool.name === 'ab' || tool.name === 'nghttp') {
       const run = await runTool({ tool, lane, workload, spawnWith, link, trace: true, timeoutS })

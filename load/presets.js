@@ -40,7 +40,11 @@ const NETEM_ROWS = [
   { link: 'quic-delay-loss', label: '100±10 ms + loss 30 %', h1: [30640, 326.42, 0.28944], h3: [17160, 582.89, 0.47419] },
   { link: 'quic-loss-dup', label: 'loss 30 % + dup 70 %', h1: [2030, 4914.90, 4.26], h3: [3060, 3264.89, 2.59] },
   { link: 'quic-loss-corrupt', label: 'loss 30 % + corrupt 20 %', h1: null, h3: [15090, 662.75, 0.53916] }
-].map(r => ({ ...r, h1: r.h1 && { totalMs: r.h1[0], reqPerSec: r.h1[1], mbPerSec: r.h1[2] }, h3: r.h3 && { totalMs: r.h3[0], reqPerSec: r.h3[1], mbPerSec: r.h3[2] } }))
+].map(r => ({
+  ...r,
+  h1: r.h1 && { totalMs: r.h1[0], reqPerSec: r.h1[1], mbPerSec: r.h1[2] },
+  h3: r.h3 && { totalMs: r.h3[0], reqPerSec: r.h3[1], mbPerSec: r.h3[2] }
+}))
 
 const H2LOAD_NETEM = {
   name: 'h2load-netem',

@@ -124,7 +124,14 @@ async function runTool ({ tool, lane, workload, spawnWith, link = null, trace = 
 
 // The forwarder's counters of one run, per direction (link/counters.js has them all).
 function wireOf (stats) {
-  const pick = d => ({ packets: d.out_packets, bytes: d.out_bytes, lost: d.lost, queueDropped: d.queue_dropped, duplicated: d.duplicated, corrupted: d.corrupted })
+  const pick = d => ({
+    packets: d.out_packets,
+    bytes: d.out_bytes,
+    lost: d.lost,
+    queueDropped: d.queue_dropped,
+    duplicated: d.duplicated,
+    corrupted: d.corrupted
+  })
   return { up: pick(stats.up), down: pick(stats.down) }
 }
 

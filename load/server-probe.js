@@ -60,7 +60,12 @@ function handshake (u, alpn, { ca = null, timeoutMs = 5000 } = {}) {
       ...(ca ? { ca: [...tls.rootCertificates, ca] } : {})
     }, () => {
       const peer = socket.getPeerCertificate()
-      const out = { alpn: socket.alpnProtocol, authorized: socket.authorized, authorizationError: socket.authorizationError ? String(socket.authorizationError) : null, peer }
+      const out = {
+        alpn: socket.alpnProtocol,
+        authorized: socket.authorized,
+        authorizationError: socket.authorizationError ? String(socket.authorizationError) : null,
+        peer
+      }
       socket.end()
       resolve(out)
     })

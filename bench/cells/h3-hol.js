@@ -21,7 +21,9 @@ const { round, med } = require('./h3-figures')
 // `metered`, the page awaits the runner's meter just outside each batch
 // (helpers.js meterBridge), as bench/cells/page.js does.
 function runHolBatch (page, options, metered = false) {
-  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => r.lanes.map(l => ({
+  return page.evaluate(({ o, metered }) => window.h2bench.run(
+    metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o
+  ).then(r => r.lanes.map(l => ({
     lane: l.lane,
     protocol: l.protocol,
     protocolOk: l.protocolOk,

@@ -78,11 +78,20 @@ function mergeInTurn (list, { runs, deadlineS = null, seed = null }) {
     mbPerSec: secs ? num(succeeded * first.sizeBytes / secs / 1e6, 4) : null,
     toolBytesPerSec: null,
     // Each run's own time (its handshake and request) is one latency of the merged run.
-    latencyMs: done.length ? { p50: num(stats.quantile(done.map(x => x.totalMs), 0.5)), p90: num(stats.quantile(done.map(x => x.totalMs), 0.9)), p99: num(stats.quantile(done.map(x => x.totalMs), 0.99)), max: num(Math.max(...done.map(x => x.totalMs))) } : null,
+    latencyMs: done.length ? {
+      p50: num(stats.quantile(done.map(x => x.totalMs), 0.5)),
+      p90: num(stats.quantile(done.map(x => x.totalMs), 0.9)),
+      p99: num(stats.quantile(done.map(x => x.totalMs), 0.99)),
+      max: num(Math.max(...done.map(x => x.totalMs)))
+    } : null,
     succeeded,
     failed: requests - succeeded,
     connections: some(inTime, x => x.connections) ? sum(inTime, x => x.connections) : null,
-    requestsPerConnection: per.length ? { min: Math.min(...per.map(p => p.min)), median: stats.median(per.map(p => p.median)), max: Math.max(...per.map(p => p.max)) } : null,
+    requestsPerConnection: per.length ? {
+      min: Math.min(...per.map(p => p.min)),
+      median: stats.median(per.map(p => p.median)),
+      max: Math.max(...per.map(p => p.max))
+    } : null,
     serverRequests: some(inTime, x => x.serverRequests) ? sum(inTime, x => x.serverRequests) : null,
     wire: addWire(list),
     toolCpuMs: some(list, x => x.toolCpuMs) ? sum(list, x => x.toolCpuMs) : null,

@@ -107,7 +107,9 @@ async function runVariant ({ entry, variant, lanes, repeats, budgetMs, seeding, 
       loads.push(await openLoad({ ...opts, lanes: group }, { log: line => log(`  ${line}`) }))
     }
     // The runner records the first it is told of: one with the edge lanes' Caddy first, where there is one.
-    for (const load of [...loads].sort((a, b) => Boolean(b.running && b.running.edge) - Boolean(a.running && a.running.edge))) onServers(load.running, load.forwarderPriority)
+    for (const load of [...loads].sort((a, b) => Boolean(b.running && b.running.edge) - Boolean(a.running && a.running.edge))) {
+      onServers(load.running, load.forwarderPriority)
+    }
     const done = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       // Paired: every lane (and variant) of repeat r on the same seed (helpers.js seedOf). Where the
       // lanes run in calls of their own and the runner gave no seeding, one seed of this repeat's for all.

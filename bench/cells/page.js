@@ -20,7 +20,9 @@ function joinNotes (...notes) {
 // window.__h2benchMeter, helpers.js meterBridge) just before and after each
 // timed batch, outside its time.
 function runInPage (page, options, metered = false) {
-  return page.evaluate(({ o, metered }) => window.h2bench.run(metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => ({
+  return page.evaluate(({ o, metered }) => window.h2bench.run(
+    metered ? { ...o, aroundBatch: (phase, info) => window.__h2benchMeter(phase, info) } : o
+  ).then(r => ({
     state: r.state,
     lanes: r.lanes.map(l => ({
       lane: l.lane, protocol: l.protocol, samples: l.samples, leftOut: l.leftOut || 0, failures: l.failures, state: l.state || null,

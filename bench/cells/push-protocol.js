@@ -38,7 +38,11 @@ function checkLanes (lanes) {
 // handshake is never part of a sample. Self-signed certificate: no check.
 function connect (url) {
   return new Promise((resolve, reject) => {
-    const session = http2.connect(url, { rejectUnauthorized: false, maxReservedRemoteStreams: MAX_RESERVED_PUSHES, settings: { enablePush: true, initialWindowSize: STREAM_WINDOW } })
+    const session = http2.connect(url, {
+      rejectUnauthorized: false,
+      maxReservedRemoteStreams: MAX_RESERVED_PUSHES,
+      settings: { enablePush: true, initialWindowSize: STREAM_WINDOW }
+    })
     session.once('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW))
     session.once('remoteSettings', () => { session.off('error', reject); resolve(session) })
     session.once('error', reject)

@@ -27,7 +27,9 @@ function sourceName (lane, scenario) {
 // With `metered`, the page awaits the runner's meter (helpers.js meterBridge)
 // just outside each timed visit.
 function restInPage (page, options, metered = false) {
-  return page.evaluate(({ o, metered }) => window.h2bench.rest(metered ? { ...o, aroundVisit: (phase, info) => window.__h2benchMeter(phase, info) } : o).then(r => r.rows.map(x => ({
+  return page.evaluate(({ o, metered }) => window.h2bench.rest(
+    metered ? { ...o, aroundVisit: (phase, info) => window.__h2benchMeter(phase, info) } : o
+  ).then(r => r.rows.map(x => ({
     lane: x.lane,
     scenario: x.scenario,
     samples: x.samples,
@@ -159,7 +161,13 @@ async function runRestCell ({ page, link, entry, lanes, laneInfo, repeats, budge
 // every item pushed with it, against the collection and then every item
 // requested, Node's http2 client accepting push (bench/cells/rest-protocol.js).
 async function runProtocolRows ({ entry, link, network, laneInfo, repeats, options }) {
-  const args = { lanes: laneInfo.map(l => ({ name: l.name, url: l.url, protocol: l.protocol })), items: options.items, size: options.size, delay: options.delay, repeats }
+  const args = {
+    lanes: laneInfo.map(l => ({ name: l.name, url: l.url, protocol: l.protocol })),
+    items: options.items,
+    size: options.size,
+    delay: options.delay,
+    repeats
+  }
   const rows = link
     ? await runInside(link.opened.spawnInside, require.resolve('./rest-protocol'), 'runRestProtocol', args)
     : await require('./rest-protocol').runRestProtocol(args)

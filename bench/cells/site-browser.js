@@ -42,7 +42,13 @@ async function openSiteBrowser (kind, protocol, url, trust, link = null) {
       version: ff.version
     }
   }
-  const b = await launchBrowser({ spki: trust ? trust.spki : null, link, handleSignals: false, netBenchmarking: false, protocolArgs: chromiumProtocolArgs(protocol, url) })
+  const b = await launchBrowser({
+    spki: trust ? trust.spki : null,
+    link,
+    handleSignals: false,
+    netBenchmarking: false,
+    protocolArgs: chromiumProtocolArgs(protocol, url)
+  })
   try {
     const page = b.context.pages()[0] || await b.context.newPage()
     const cdp = await b.context.newCDPSession(page)

@@ -97,7 +97,9 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
       await loadSite(tab, url(lane, `first-${Date.now().toString(36)}`)).catch(err => log(`  ${lane.name} first visit: ${err.message.split('\n')[0]}`))
       await closeConnections(tab).catch(() => {})
     }
-    const per = laneInfo.map(() => ({ samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [], costs: [], seeds: [] }))
+    const per = laneInfo.map(() => ({
+      samples: [], ttfb: [], failures: 0, protocols: [], resourceProtocols: [], ccSeen: [], problems: [], costs: [], seeds: []
+    }))
     const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = laneInfo.map((l, i) => i)
       if (r % 2) order.reverse()

@@ -189,7 +189,10 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
               newConnections: opened.total,
               connectionsBy: opened.by,
               protocols: summary.protocols,
-              origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [o, { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }])),
+              origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [
+                o,
+                { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }
+              ])),
               har: harFile && outDir ? path.relative(outDir, harFile) : null,
               linkSeed: seed
             }
@@ -214,7 +217,9 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
     }
   })
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
-  return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({ entry, protocol, view, p: per.get(key(protocol, view)), rtt, link, repeats, note, browser, version, url })))
+  return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({
+    entry, protocol, view, p: per.get(key(protocol, view)), rtt, link, repeats, note, browser, version, url
+  })))
 }
 
 // One row: a protocol and view of the cell, over its repeats.
@@ -258,7 +263,12 @@ function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser,
         newConnections: pick(l => l.newConnections),
         connectionsBy: good.length ? good[0].connectionsBy : null,
         protocols: tally(Object.entries(protocols).flatMap(([k, n]) => Array(n).fill(k))),
-        origins: mid ? Object.fromEntries(Object.entries(mid.origins).map(([o, v]) => [o, { ...v, protocols: tally(Object.entries(v.protocols || {}).flatMap(([k, n]) => Array(n).fill(k))) }])) : null,
+        origins: mid
+          ? Object.fromEntries(Object.entries(mid.origins).map(([o, v]) => [
+              o,
+              { ...v, protocols: tally(Object.entries(v.protocols || {}).flatMap(([k, n]) => Array(n).fill(k))) }
+            ]))
+          : null,
         rttMs: rtt ? rtt.minMs : null,
         pathRttMs: rtt ? rtt.pathMinMs : null,
         nat: link ? `${link.natted.tap} (slirp4netns)` : null,

@@ -105,7 +105,8 @@ function cellsOf (claim, rows, label) {
   } else if (claim.form === 'grows' || claim.form === 'flat') {
     const froms = pool.filter(r => matches(r, claim.a) && paramOf(r, claim.param) === claim.from)
     for (const a of froms) {
-      const b = pool.find(r => r.lane === a.lane && (r.mode ?? null) === (a.mode ?? null) && paramOf(r, claim.param) === claim.to && r.network === a.network && browserOf(r) === browserOf(a) && r.experiment === a.experiment)
+      const b = pool.find(r => r.lane === a.lane && (r.mode ?? null) === (a.mode ?? null) && paramOf(r, claim.param) === claim.to &&
+        r.network === a.network && browserOf(r) === browserOf(a) && r.experiment === a.experiment)
       cells.push(readOf(claim, item(claim, `${labelOf(label, claim.a, a)} → ${claim.to}`, a, b || null)))
     }
   } else if (claim.form === 'meets') {
@@ -122,7 +123,9 @@ function cellsOf (claim, rows, label) {
     for (const a of pool.filter(r => matches(r, claim.a) && claim.changed(r))) {
       const b = pool.find(r => matches(r, claim.b) && sameCell(r, a) && partners(claim, a, r))
       const baseCell = claim.baseOf(a, pool)
-      const at = side => baseCell === null ? null : pool.find(r => matches(r, side) && sameSlot(side, a, r) && r.cell === baseCell && r.network === a.network && browserOf(r) === browserOf(a)) || null
+      const at = side => baseCell === null
+        ? null
+        : pool.find(r => matches(r, side) && sameSlot(side, a, r) && r.cell === baseCell && r.network === a.network && browserOf(r) === browserOf(a)) || null
       const a0 = at(claim.a)
       const b0 = at(claim.b)
       if (!b || !a0 || !b0) {
@@ -139,7 +142,8 @@ function cellsOf (claim, rows, label) {
     }
   } else if (claim.form === 'all') {
     // The parts rest on the rows the whole claim rests on, and inherit what it says makes a row invalid.
-    claim.parts.forEach((part, i) => cells.push(...cellsOf(claim.invalid && !part.invalid ? { ...part, invalid: claim.invalid } : part, pool, label).map(c => ({ ...c, part: i }))))
+    claim.parts.forEach((part, i) => cells.push(...cellsOf(claim.invalid && !part.invalid ? { ...part, invalid: claim.invalid } : part, pool, label)
+      .map(c => ({ ...c, part: i }))))
   }
   return cells
 }

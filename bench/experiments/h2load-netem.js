@@ -68,7 +68,16 @@ function edge (rows, label) {
   const ratio = ratioOf(h2l) ?? ratioOf(same)
   if (ratio === null) return null
   const h1 = ratioOf(h2l) !== null ? h2l : same
-  return { ratio, byOha: h1 === same, ohaRatio: h1 === same ? null : ratioOf(same), h1: h1.samples.length ? h1.median : null, h1Failed: h1.failures, h3: h3.median, h1Row: h1, h3Row: h3 }
+  return {
+    ratio,
+    byOha: h1 === same,
+    ohaRatio: h1 === same ? null : ratioOf(same),
+    h1: h1.samples.length ? h1.median : null,
+    h1Failed: h1.failures,
+    h3: h3.median,
+    h1Row: h1,
+    h3Row: h3
+  }
 }
 const src = label => {
   const r = NETEM_ROWS.find(q => q.label === label)

@@ -29,7 +29,17 @@ function pairs (rows, mode) {
     const a = find(rows, 'h2e', mode, cell)
     const b = find(rows, 'h3', mode, cell)
     if (!a || !b) return null
-    return { rtt: a.ttfb.rttMs, h2: a.median, h3: b.median, lowerPct: pct(a.median, b.median), tripsH2: a.ttfb.roundTrips, tripsH3: b.ttfb.roundTrips, cleanH3: b.ttfb.roundTripsClean, a, b }
+    return {
+      rtt: a.ttfb.rttMs,
+      h2: a.median,
+      h3: b.median,
+      lowerPct: pct(a.median, b.median),
+      tripsH2: a.ttfb.roundTrips,
+      tripsH3: b.ttfb.roundTrips,
+      cleanH3: b.ttfb.roundTripsClean,
+      a,
+      b
+    }
   }).filter(Boolean)
 }
 

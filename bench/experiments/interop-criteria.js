@@ -95,7 +95,12 @@ function outageOf (row) {
 function caseOfRow (row) {
   const c = caseByName(row.preset)
   const o = c.blackhole ? outageOf(row) : null
-  return { ...c, size: row.params.sizeBytes ?? c.size, handshakes: row.load ? turnsOf(row) : c.handshakes, ...(o ? { blackhole: { onS: o.onMs / 1000, offS: o.offMs / 1000 } } : {}) }
+  return {
+    ...c,
+    size: row.params.sizeBytes ?? c.size,
+    handshakes: row.load ? turnsOf(row) : c.handshakes,
+    ...(o ? { blackhole: { onS: o.onMs / 1000, offS: o.offMs / 1000 } } : {})
+  }
 }
 
 // The interop runner's criterion of case `c` as a claim's `meets` criterion (bench/claims/forms.js): each lane's
@@ -163,4 +168,6 @@ function h3Against (rows) {
   })
 }
 
-module.exports = { kbps, interopFigure, ourFigure, goodputs, judge, judgement, resultText, handshakesOf, outageOf, caseOfRow, runnerCriterion, boundMs, h3Against, TCP_LANES }
+module.exports = {
+  kbps, interopFigure, ourFigure, goodputs, judge, judgement, resultText, handshakesOf, outageOf, caseOfRow, runnerCriterion, boundMs, h3Against, TCP_LANES
+}

@@ -114,7 +114,12 @@ async function rung (page, userDataDir, lane, [requests, size]) {
   try {
     outcome = await page.evaluate(o => window.h2bench.run(o).then(r => {
       const l = r.lanes[0]
-      return { state: r.state, failures: l.failures, ok: l.batches.reduce((n, b) => n + b.ok, 0), elapsed: l.batches.length ? l.batches[l.batches.length - 1].elapsed : null }
+      return {
+        state: r.state,
+        failures: l.failures,
+        ok: l.batches.reduce((n, b) => n + b.ok, 0),
+        elapsed: l.batches.length ? l.batches[l.batches.length - 1].elapsed : null
+      }
     }), { requests, size, delay: 0, repeats: 1, lanes: [lane.name] })
   } catch (err) {
     const message = err.message.split('\n')[0]
@@ -123,7 +128,17 @@ async function rung (page, userDataDir, lane, [requests, size]) {
     clearInterval(sampler)
     netErrors.stop()
   }
-  return { lane: lane.name, requests, size, bytes: requests * size, ...outcome, seconds: (Date.now() - t0) / 1000, failedByBrowser: netErrors.counts(lane.name), peakBrowserMiB: Math.round(peakBrowser / MIB), peakServerMiB: Math.round(peakServer / MIB) }
+  return {
+    lane: lane.name,
+    requests,
+    size,
+    bytes: requests * size,
+    ...outcome,
+    seconds: (Date.now() - t0) / 1000,
+    failedByBrowser: netErrors.counts(lane.name),
+    peakBrowserMiB: Math.round(peakBrowser / MIB),
+    peakServerMiB: Math.round(peakServer / MIB)
+  }
 }
 
 async function main (argv) {

@@ -113,7 +113,16 @@ function parseOptions (argv) {
       help: { type: 'boolean', short: 'h', default: false }
     }
   }))
-  const opts = { ...defaults(), json: values.json, save: values.save || null, out: values.out || null, from: values.from || null, help: values.help, smoke: values.smoke, effects: null }
+  const opts = {
+    ...defaults(),
+    json: values.json,
+    save: values.save || null,
+    out: values.out || null,
+    from: values.from || null,
+    help: values.help,
+    smoke: values.smoke,
+    effects: null
+  }
   if (values.from !== undefined) {
     const given = MEASURING.filter(name => values[name] !== undefined && values[name] !== false)
     if (given.length) throw new UsageError(`--from measures nothing: leave out --${given[0]}`)
@@ -244,7 +253,14 @@ async function main (argv, { entry } = {}) {
           const p = open[(i + r) % open.length]
           const configured = await p.setDelay(step.delayMs, step.effect ? step.effect.spec : '')
           const result = await measure(p, sink, { ...step, delayMs: configured, warmupMs: opts.warmup * 1000, durationMs: opts.duration * 1000 })
-          runs.push({ path: p.key, load: step.id, ...(step.effect ? { effect: step.effect.id, spec: step.effect.spec } : {}), repeat: r, configuredDelayMs: configured, ...result })
+          runs.push({
+            path: p.key,
+            load: step.id,
+            ...(step.effect ? { effect: step.effect.id, spec: step.effect.spec } : {}),
+            repeat: r,
+            configuredDelayMs: configured,
+            ...result
+          })
           const added = step.rateBps && result.addedDelayMs ? `, added p50 ${result.addedDelayMs.p50.toFixed(3)} p99 ${result.addedDelayMs.p99.toFixed(3)} ms` : ''
           log(`  ${step.what.padEnd(16)} ${p.name.padEnd(17)} ${result.deliveredMbps.toFixed(0).padStart(5)} Mbit/s` +
             `${result.cpuPercent.forwarder === null ? '' : `, forwarder CPU ${result.cpuPercent.forwarder.toFixed(0)} %`}${added}`)

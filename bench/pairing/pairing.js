@@ -91,7 +91,10 @@ async function main (argv, { entry } = {}) {
   } finally {
     await load.close()
   }
-  const asRow = (lane, list) => ({ samples: list.filter(x => x.h1 && x.h3).map(x => x[lane]), linkSeeds: list.filter(x => x.h1 && x.h3).map(x => x.seeds[lane]) })
+  const asRow = (lane, list) => ({
+    samples: list.filter(x => x.h1 && x.h3).map(x => x[lane]),
+    linkSeeds: list.filter(x => x.h1 && x.h3).map(x => x.seeds[lane])
+  })
   const record = {
     environment: { ...environmentRecord({ commit }), date: started.toISOString(), durationSeconds: Math.round((Date.now() - started) / 1000), command: `npm run bench:pairing -- ${argv.join(' ')}` },
     link: parseLinkSpec(o.link).description,

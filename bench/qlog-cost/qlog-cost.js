@@ -73,7 +73,9 @@ function parseQlogCostArgs (argv) {
 async function measureWorkload (workload, { repeats, log }) {
   const opts = on => ({
     lanes: ['h3'], urls: [], tools: { h3: 'oha' }, links: [null], trace: false, timeoutS: 120, costs: true, quicLog: on,
-    workload: { requests: workload.requests, connections: 1, muxConnections: 1, streams: workload.streams, pipeline: 1, threads: 1, size: workload.size, delay: 0 }
+    workload: {
+      requests: workload.requests, connections: 1, muxConnections: 1, streams: workload.streams, pipeline: 1, threads: 1, size: workload.size, delay: 0
+    }
   })
   const loads = { off: await openLoad(opts(false)), on: await openLoad(opts(true)) }
   const pairs = []

@@ -8,7 +8,9 @@ const { edgeEnvironment } = require('../../harness/start-lanes')
 
 const PLAYWRIGHT_CORE = require('playwright-core/package.json')
 
-function environmentOf ({ opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null }) {
+function environmentOf ({
+  opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null
+}) {
   const machine = environmentRecord({ commit })
   return {
     node: machine.node,

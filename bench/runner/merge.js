@@ -72,7 +72,15 @@ function mergeShards (shards) {
     durationSeconds: Math.round((Math.max(...envs.map(e => Date.parse(e.date) + e.durationSeconds * 1000)) - start) / 1000),
     command: commandOf(first.json.environment),
     machine: [...new Set(envs.map(e => e.machine || 'unknown'))].join(', '),
-    shards: envs.map(e => ({ index: e.shard.index, count: e.shard.count, machine: e.machine || null, date: e.date, durationSeconds: e.durationSeconds, cpu: e.cpu, cpus: e.cpus }))
+    shards: envs.map(e => ({
+      index: e.shard.index,
+      count: e.shard.count,
+      machine: e.machine || null,
+      date: e.date,
+      durationSeconds: e.durationSeconds,
+      cpu: e.cpu,
+      cpus: e.cpus
+    }))
   })
   // Ratios and comparisons again, over all the rows (a baseline may be in another shard).
   const results = withRatios(rows.map(({ row }) => row))

@@ -64,7 +64,13 @@ function pairingOf (base, row) {
   if (!p) return null
   const within = sd(p.within)
   const across = sd(p.across)
-  return { within, across, removed: within !== null && across ? 1 - within / across : null, n: p.within.length, median: p.within.length ? Math.exp(stats.median(p.within)) : null }
+  return {
+    within,
+    across,
+    removed: within !== null && across ? 1 - within / across : null,
+    n: p.within.length,
+    median: p.within.length ? Math.exp(stats.median(p.within)) : null
+  }
 }
 
 module.exports = { pairingOf, pairsOf, sd, randomEffects }

@@ -95,7 +95,8 @@ function planRun (opts, experiments) {
     const kind = kindOfEntry(e)
     for (const b of browsers) {
       // An experiment on none of the asked networks is skipped with one line below, saying which to add.
-      if (e.index === 0 && kind.needs.browser && networksOf(e.experiment, opts).length && !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(kind, b, n, browsers))) {
+      if (e.index === 0 && kind.needs.browser && networksOf(e.experiment, opts).length &&
+        !opts.networks.some(n => networksOf(e.experiment, opts).includes(n) && runsIn(kind, b, n, browsers))) {
         const elsewhere = NETWORK_NAMES.filter(n => browsersOf(kind, n).includes(b))
         lines.push(`${e.experiment.id}: not in ${b} (it needs Chromium's DevTools protocol${elsewhere.length ? `, or --network ${elsewhere.join(' or ')}` : ''})`)
       }

@@ -107,7 +107,20 @@ function render (report) {
   const { results, experiments } = report
   return experiments.map(e => {
     const rows = results.filter(r => r.experiment === e.id)
-    return { experiment: e, rows, table: tableOf(e, rows), bounds: boundsTable(e, rows), comparisons: comparisonsTable(e, rows), pairing: pairingTable(e, rows), instrumentErrors: instrumentErrors(e, rows), cpuShaped: cpuShapedCells(e, rows), drifting: driftingCells(e, rows), verdicts: verdicts(e, rows), remarks: remarks(e, rows), extra: extraTables(e, rows) }
+    return {
+      experiment: e,
+      rows,
+      table: tableOf(e, rows),
+      bounds: boundsTable(e, rows),
+      comparisons: comparisonsTable(e, rows),
+      pairing: pairingTable(e, rows),
+      instrumentErrors: instrumentErrors(e, rows),
+      cpuShaped: cpuShapedCells(e, rows),
+      drifting: driftingCells(e, rows),
+      verdicts: verdicts(e, rows),
+      remarks: remarks(e, rows),
+      extra: extraTables(e, rows)
+    }
   })
 }
 

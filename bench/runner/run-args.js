@@ -233,7 +233,12 @@ function siteOf (values, positionals) {
     }
   }
   if (values['lanes-at'] !== undefined) throw new UsageError('site and --lanes-at: the site experiment measures --url, not lanes')
-  return { urls: [...new Set(urls)], protocols: PROTOCOLS.filter(p => protocols.includes(p)), ca: values.ca === undefined ? null : path.resolve(values.ca), link }
+  return {
+    urls: [...new Set(urls)],
+    protocols: PROTOCOLS.filter(p => protocols.includes(p)),
+    ca: values.ca === undefined ? null : path.resolve(values.ca),
+    link
+  }
 }
 
 // --shard i/n → { index: i, count: n }.

@@ -13,7 +13,10 @@ function chartSvg (result) {
   const trend = result.trend
   const warmup = trend.warmupSeconds
   const rssTrend = trend.enough
-    ? [[warmup, trend.rss.intercept + trend.rss.slopePerMinute / 60 * warmup], [samples[samples.length - 1].t, trend.rss.intercept + trend.rss.slopePerMinute / 60 * samples[samples.length - 1].t]]
+    ? [
+        [warmup, trend.rss.intercept + trend.rss.slopePerMinute / 60 * warmup],
+        [samples[samples.length - 1].t, trend.rss.intercept + trend.rss.slopePerMinute / 60 * samples[samples.length - 1].t]
+      ]
     : []
   const panels = [
     {

@@ -21,7 +21,9 @@ function bucketTable (rows, totals) {
   return table(
     ['from', 'RSS MiB', 'observer', 'fds', 'loop p50 ms', 'p99 ms', 'max ms', 'batches', 'requests', 'failed'],
     [
-      ...rows.map(r => [clock(r.from), f(r.rssMiB), f(r.rssObserverMiB), fds(r), f(r.loopP50, 2), f(r.loopP99, 1), f(r.loopMax, 1), int(r.batches), int(r.requests), r.failed]),
+      ...rows.map(r => [
+        clock(r.from), f(r.rssMiB), f(r.rssObserverMiB), fds(r), f(r.loopP50, 2), f(r.loopP99, 1), f(r.loopMax, 1), int(r.batches), int(r.requests), r.failed
+      ]),
       ['total', '', '', '', '', '', '', int(totals.batches), int(totals.requests), totals.failed]
     ])
 }

@@ -29,7 +29,10 @@ async function soak (opts, log, register = () => {}) {
     samples: [],
     runs: [], // { t, workload, batches, requests, failed }
     totals: { runs: 0, batches: 0, requests: 0, bytes: 0, failed: 0 },
-    perLane: Object.fromEntries(opts.lanes.map(n => [n, { batches: 0, requests: 0, bytes: 0, failed: 0, stalled: 0, errors: {}, protocol: null, protocolMismatches: 0 }])),
+    perLane: Object.fromEntries(opts.lanes.map(n => [
+      n,
+      { batches: 0, requests: 0, bytes: 0, failed: 0, stalled: 0, errors: {}, protocol: null, protocolMismatches: 0 }
+    ])),
     browserFailures: {}, // lane or 'other' → errorText → n
     notes: []
   }

@@ -165,7 +165,15 @@
       let next = 0 // the next request to issue
       function record (i, start, r) {
         const end = performance.now() - t0
-        batch.requests[i] = { index: i, status: r.status, bytes: r.bytes, error: r.error, start: start === null ? null : round(start), end: round(end), timing: null }
+        batch.requests[i] = {
+          index: i,
+          status: r.status,
+          bytes: r.bytes,
+          error: r.error,
+          start: start === null ? null : round(start),
+          end: round(end),
+          timing: null
+        }
         if (r.aborted) batch.aborted++
         else if (r.error) batch.failed++
         else batch.ok++

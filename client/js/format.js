@@ -76,5 +76,7 @@
       two(d.getHours()) + ':' + two(d.getMinutes()) + ':' + two(d.getSeconds())
   }
 
-  ui.format = { ms: ms, bytes: bytes, percent: percent, times: times, workload: workload, network: network, link: link, linkLine: linkLine, time: time, missing: missing }
+  ui.format = {
+    ms: ms, bytes: bytes, percent: percent, times: times, workload: workload, network: network, link: link, linkLine: linkLine, time: time, missing: missing
+  }
 }())

@@ -182,7 +182,8 @@
     })
     v.protocol = batch.requests[0].timing ? batch.requests[0].timing.nextHopProtocol : null
     v.server = {
-      requests: (after.collection - before.collection) + (after.compound - before.compound) + (after.items[200] - before.items[200]) + (after.items[304] - before.items[304]),
+      requests: (after.collection - before.collection) + (after.compound - before.compound) +
+        (after.items[200] - before.items[200]) + (after.items[304] - before.items[304]),
       items200: after.items[200] - before.items[200],
       items304: after.items[304] - before.items[304]
     }

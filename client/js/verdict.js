@@ -255,5 +255,15 @@
     return out
   }
 
-  return { RULES: RULES, compare: compare, compareSlowdowns: compareSlowdowns, ratioInterval: ratioInterval, productInterval: productInterval, drift: drift, compareWorkload: compareWorkload, generator: generator, WORKLOAD_FIELDS: WORKLOAD_FIELDS }
+  return {
+    RULES: RULES,
+    compare: compare,
+    compareSlowdowns: compareSlowdowns,
+    ratioInterval: ratioInterval,
+    productInterval: productInterval,
+    drift: drift,
+    compareWorkload: compareWorkload,
+    generator: generator,
+    WORKLOAD_FIELDS: WORKLOAD_FIELDS
+  }
 }))

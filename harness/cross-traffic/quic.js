@@ -96,7 +96,14 @@ async function startQuicFlow ({ group, quic }, { kind, direction }) {
         else if (last.error) error = last.error
         else if (!final) error = `h3get did not report when stopped (its last count, ${last.ms} ms in, is used)`
         else if (!last.bytes) error = `no bytes received${last.lastError ? `: ${last.lastError}` : ''}`
-        return { bytes: counted ? last.bytes : 0, seconds, requests: counted ? last.requests : 0, connections: counted ? last.connections : 0, error, wallSeconds: (Date.now() - startedAt) / 1000 }
+        return {
+          bytes: counted ? last.bytes : 0,
+          seconds,
+          requests: counted ? last.requests : 0,
+          connections: counted ? last.connections : 0,
+          error,
+          wallSeconds: (Date.now() - startedAt) / 1000
+        }
       })()
     }
   }

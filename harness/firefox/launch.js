@@ -34,7 +34,9 @@ const START_TIMEOUT_MS = 30000
 // userAgent, profile, pid (Firefox's, the leader of its process group), h3
 // ({ lane: protocol } of the h3 lanes learnt from Alt-Svc), launchMs }.
 // close() always ends Firefox (every process of it) and removes the profile.
-async function launchFirefox ({ caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS, onBidiMessage = null } = {}) {
+async function launchFirefox ({
+  caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS, onBidiMessage = null
+} = {}) {
   const t0 = Date.now()
   const why = firefoxUnavailableReason({ trustCa })
   if (why) throw new FirefoxError(why)

@@ -80,7 +80,16 @@ function bidiEntries (events) {
       case 'network.beforeRequestSent': {
         const key = `${p.request.request}/${p.redirectCount || 0}`
         if (byKey.has(key)) break // sent again (an auth retry): the first one stands
-        const hop = { key, pageref: page ? page.id : null, request: p.request, timestamp: p.timestamp, context: p.context, response: null, endTs: null, error: null }
+        const hop = {
+          key,
+          pageref: page ? page.id : null,
+          request: p.request,
+          timestamp: p.timestamp,
+          context: p.context,
+          response: null,
+          endTs: null,
+          error: null
+        }
         byKey.set(key, hop)
         hops.push(hop)
         if (page && page.startMs === null && isHttp(p.request.url)) {

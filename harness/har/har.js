@@ -186,4 +186,6 @@ function summarizeHar (har) {
   return summary
 }
 
-module.exports = { buildHar, summarizeHar, harTimings, httpVersionOf, originOf, queryStringOf, headerList, headerValue, redirectUrlOf, isHttp, isoDate, round, H2BENCH_VERSION }
+module.exports = {
+  buildHar, summarizeHar, harTimings, httpVersionOf, originOf, queryStringOf, headerList, headerValue, redirectUrlOf, isHttp, isoDate, round, H2BENCH_VERSION
+}

@@ -135,7 +135,9 @@ describe('the REST bound: a compound document is one response', () => {
 describe('a cell measured below its bound is an instrument error', () => {
   const row = samples => ({
     network: 'link', linkSpec: 'rtt=100ms', preset: 'x', lane: 'h2n', mode: null, protocol: 'h2',
-    params: { requests: 1, assets: null, sizeBytes: 0, sizeMB: 0, delayMs: 0 }, samples, median: samples.slice().sort((a, b) => a - b)[Math.floor(samples.length / 2)]
+    params: { requests: 1, assets: null, sizeBytes: 0, sizeMB: 0, delayMs: 0 },
+    samples,
+    median: samples.slice().sort((a, b) => a - b)[Math.floor(samples.length / 2)]
   })
 
   it('names how many samples were below, and the fastest', () => {

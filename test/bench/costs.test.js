@@ -86,7 +86,10 @@ describe('the measured dominant cost of a cell', () => {
   })
 
   it('latency: small requests over a long round trip', () => {
-    const d = dominantCost(sumCosts([record({ wallMs: 460, link: { up: linkDir(2000), down: linkDir(8000) } })]), bound({ rounds: 2, rttMs: 200, latencyMs: 400 }))
+    const d = dominantCost(
+      sumCosts([record({ wallMs: 460, link: { up: linkDir(2000), down: linkDir(8000) } })]),
+      bound({ rounds: 2, rttMs: 200, latencyMs: 400 })
+    )
     assert.equal(d.dominant, 'latency: 2 round trips of 200 ms a run, 87 % of the time')
   })
 
@@ -125,7 +128,9 @@ describe('the measured dominant cost of a cell', () => {
   })
 
   it('loss recovery over QUIC with the server\'s qlog: its declared losses and probe timeouts named, summed over the runs', () => {
-    const quic = (packetsLost, ptoExpired, extra = {}) => ({ connections: 1, closed: 1, truncated: 0, packetsSent: 150, packetsLost, ptoExpired, spuriousLosses: 0, ...extra })
+    const quic = (packetsLost, ptoExpired, extra = {}) => ({
+      connections: 1, closed: 1, truncated: 0, packetsSent: 150, packetsLost, ptoExpired, spuriousLosses: 0, ...extra
+    })
     const runs = [
       record({ wallMs: 1500, link: { up: linkDir(5000, 1), down: linkDir(100000, 6) }, quic: quic(6, 1) }),
       record({ wallMs: 1500, link: { up: linkDir(5000, 0), down: linkDir(100000, 7) }, quic: quic(7, 0, { connections: 2, closed: 1 }) })

@@ -92,7 +92,22 @@ describe('h3-ttfb claims', () => {
   // A ttfb row: its samples the first bytes (ms), its round trips per sample.
   const ttfb = (lane, mode, median, trips, extra = {}) => make('h3-ttfb', 2, lane, runs(median), {
     mode,
-    extra: { ttfb: { rttMs: RTT, roundTrips: trips === null ? null : trips, roundTripSamples: trips === null ? [] : runs(trips), roundTripsClean: trips, cleanSamples: 5, handshakes: 5, zeroRttAttempted: 0, zeroRtt: 0, resumed: 0, requestBeforeConnectEnd: 0, initialRetransmits: 0, ...extra } }
+    extra: {
+      ttfb: {
+        rttMs: RTT,
+        roundTrips: trips === null ? null : trips,
+        roundTripSamples: trips === null ? [] : runs(trips),
+        roundTripsClean: trips,
+        cleanSamples: 5,
+        handshakes: 5,
+        zeroRttAttempted: 0,
+        zeroRtt: 0,
+        resumed: 0,
+        requestBeforeConnectEnd: 0,
+        initialRetransmits: 0,
+        ...extra
+      }
+    }
   })
 
   it('time to first byte lower: cold against cold, repeat against repeat, never a cold h3 against a resumed h2e', () => {

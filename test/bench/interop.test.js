@@ -277,7 +277,8 @@ describe('runs in turn (bench/cells/load-in-turn.js)', () => {
   // Rows as load/load.js's measure makes them, for one handshake each.
   const run = (ms, extra = {}) => ({
     lane: 'h1', protocol: 'http/1.1', tool: 'h2load', command: 'h2load -t 1 -c 1 -n 1 -m 1 --h1 https://x/', requests: 1, sizeBytes: 1024,
-    totalMs: ms, succeeded: ms === null ? 0 : 1, failed: ms === null ? 1 : 0, connections: ms === null ? 0 : 1, requestsPerConnection: ms === null ? null : { min: 1, median: 1, max: 1 },
+    totalMs: ms, succeeded: ms === null ? 0 : 1, failed: ms === null ? 1 : 0, connections: ms === null ? 0 : 1,
+    requestsPerConnection: ms === null ? null : { min: 1, median: 1, max: 1 },
     serverRequests: ms === null ? 0 : 1, wire: { up: { packets: 10, bytes: 1000, lost: 3 }, down: { packets: 12, bytes: 3000, lost: 4 } },
     toolCpuMs: 5, error: ms === null ? 'timed out after 300 s (--timeout)' : null, notes: [], linkSeed: 'x', ...extra
   })
@@ -299,7 +300,11 @@ describe('runs in turn (bench/cells/load-in-turn.js)', () => {
     assert.equal(turnsOf({ load: { command: 'h2load -t 1 -c 1 -n 1 https://x/' } }), 1)
     assert.deepEqual(m.wire.down, { packets: 36, bytes: 9000, lost: 12 })
     assert.equal(m.latencyMs.p50, 600)
-    const failed = mergeInTurn([run(400), run(null, { costs: { wallMs: 300000, toolCpuMs: 10, serverCpuMs: 0, link: null, tcp: { server: null, client: null } } }), run(500)], { runs: 3, deadlineS: 300 })
+    const failed = mergeInTurn([
+      run(400),
+      run(null, { costs: { wallMs: 300000, toolCpuMs: 10, serverCpuMs: 0, link: null, tcp: { server: null, client: null } } }),
+      run(500)
+    ], { runs: 3, deadlineS: 300 })
     assert.deepEqual([failed.succeeded, failed.failed, failed.totalMs], [1, 2, 400])
     assert.match(failed.error, /^2 of 3 runs in turn did not complete; the 300 s deadline passed after 1 of them; first error: timed out/)
     const short = mergeInTurn([run(400)], { runs: 50, deadlineS: 300 })
@@ -308,7 +313,17 @@ describe('runs in turn (bench/cells/load-in-turn.js)', () => {
 
   it('a row of runs in turn is a results.json row like any (its command says how many)', () => {
     const r = row({ preset: 'handshakeloss', lane: 'h1', ms: [40000], connections: 50, inTurn: 50 })
-    const full = { ...r, repeatsAsked: 5, repeatsGot: 5, mean: r.median, min: Math.min(...r.samples), max: Math.max(...r.samples), baseline: null, ratioToBaseline: null, params: { ...r.params, sizeMB: 0.001 } }
+    const full = {
+      ...r,
+      repeatsAsked: 5,
+      repeatsGot: 5,
+      mean: r.median,
+      min: Math.min(...r.samples),
+      max: Math.max(...r.samples),
+      baseline: null,
+      ratioToBaseline: null,
+      params: { ...r.params, sizeMB: 0.001 }
+    }
     full.load = { ...full.load, toolVersion: '1.52.0', reqPerSec: null, mbPerSec: null, p50: null, p90: null, p99: null, requestsPerConnection: 1, lostDown: null, duplicatedDown: null, corruptedDown: null }
     delete full.costs
     const problems = validateResults({ environment: {}, results: [full] }).filter(p => !p.startsWith('results.json.environment'))

@@ -133,7 +133,12 @@ describe('soak trend with sockets by owner: the edge pool apart', () => {
     }).map((s, i) => {
       const p = pool(s.t, i)
       const o = own(s.t, i)
-      return { ...s, fds: p + o, fdKinds: { socket: p + o - 17, pipe: 9, anon: 6, file: 2 }, sockets: { pool: p, listen: 6, clients: o - 23, other: 0, closeWait: closeWait(s.t, i) } }
+      return {
+        ...s,
+        fds: p + o,
+        fdKinds: { socket: p + o - 17, pipe: 9, anon: 6, file: 2 },
+        sockets: { pool: p, listen: 6, clients: o - 23, other: 0, closeWait: closeWait(s.t, i) }
+      }
     })
   }
 

@@ -19,8 +19,34 @@ const WALL0 = 1800000000 // epoch s
 function cdpRequest ({ id, url, ts = T0, type = 'Document', redirectResponse, headers = { accept: '*/*' } }) {
   return { method: 'Network.requestWillBeSent', params: { requestId: id, loaderId: 'L1', request: { url, method: 'GET', headers }, timestamp: ts, wallTime: WALL0 + (ts - T0), type, ...(redirectResponse ? { redirectResponse } : {}) } }
 }
-const freshTiming = requestTime => ({ requestTime, proxyStart: -1, proxyEnd: -1, dnsStart: 1, dnsEnd: 3, connectStart: 3, connectEnd: 13, sslStart: 5, sslEnd: 13, sendStart: 14, sendEnd: 15, receiveHeadersStart: 40, receiveHeadersEnd: 41 })
-const reusedTiming = requestTime => ({ requestTime, dnsStart: -1, dnsEnd: -1, connectStart: -1, connectEnd: -1, sslStart: -1, sslEnd: -1, sendStart: 1, sendEnd: 2, receiveHeadersStart: 12, receiveHeadersEnd: 12.5 })
+const freshTiming = requestTime => ({
+  requestTime,
+  proxyStart: -1,
+  proxyEnd: -1,
+  dnsStart: 1,
+  dnsEnd: 3,
+  connectStart: 3,
+  connectEnd: 13,
+  sslStart: 5,
+  sslEnd: 13,
+  sendStart: 14,
+  sendEnd: 15,
+  receiveHeadersStart: 40,
+  receiveHeadersEnd: 41
+})
+const reusedTiming = requestTime => ({
+  requestTime,
+  dnsStart: -1,
+  dnsEnd: -1,
+  connectStart: -1,
+  connectEnd: -1,
+  sslStart: -1,
+  sslEnd: -1,
+  sendStart: 1,
+  sendEnd: 2,
+  receiveHeadersStart: 12,
+  receiveHeadersEnd: 12.5
+})
 function cdpResponse ({ id, url, ts, status = 200, protocol = 'h2', timing, connectionId = 7, headers = { 'content-type': 'text/html' }, encodedDataLength = 100, mimeType = 'text/html', extra = {} }) {
   return { method: 'Network.responseReceived', params: { requestId: id, timestamp: ts, type: 'Document', response: { url, status, statusText: status === 200 ? 'OK' : '', headers, mimeType, connectionReused: false, connectionId, remoteIPAddress: '127.0.0.1', remotePort: 3002, fromDiskCache: false, fromServiceWorker: false, encodedDataLength, timing, protocol, ...extra } } }
 }
@@ -40,7 +66,9 @@ describe('harness/har: HAR 1.2 of page loads', () => {
     })
 
     it('turns phases into HAR timings: -1 for what did not happen, time their sum without ssl', () => {
-      const fresh = harTimings({ start: 0, dnsStart: 2, dnsEnd: 4, connectStart: 4, connectEnd: 14, sslStart: 6, sslEnd: 14, sendStart: 15, sendEnd: 16, responseStart: 40, end: 50 })
+      const fresh = harTimings({
+        start: 0, dnsStart: 2, dnsEnd: 4, connectStart: 4, connectEnd: 14, sslStart: 6, sslEnd: 14, sendStart: 15, sendEnd: 16, responseStart: 40, end: 50
+      })
       assert.deepEqual(fresh.timings, { blocked: 2, dns: 2, connect: 10, ssl: 8, send: 1, wait: 24, receive: 10 })
       assert.equal(fresh.time, 2 + 2 + 10 + 1 + 24 + 10)
       const reused = harTimings({ start: 0, sendStart: 5, sendEnd: 5, responseStart: 9, end: 10 })
@@ -211,8 +239,38 @@ describe('harness/har: HAR 1.2 of page loads', () => {
     const page = `${ORIGIN}/site?size=16kb`
     const header = (name, value) => ({ name, value: { type: 'string', value } })
     // Firefox's timings: timeOrigin 0, every field an absolute epoch time in ms, 0 when it did not happen
-    const freshTimings = { timeOrigin: 0, requestTime: E0, redirectStart: 0, redirectEnd: 0, fetchStart: E0 + 2, dnsStart: E0 + 2, dnsEnd: E0 + 3, connectStart: E0 + 3, connectEnd: E0 + 13, tlsStart: E0 + 4, tlsEnd: E0 + 13, requestStart: E0 + 13, responseStart: E0 + 40, responseEnd: E0 + 45 }
-    const reusedTimings = at => ({ timeOrigin: 0, requestTime: at, redirectStart: 0, redirectEnd: 0, fetchStart: 0, dnsStart: 0, dnsEnd: 0, connectStart: 0, connectEnd: 0, tlsStart: 0, tlsEnd: 0, requestStart: at + 1, responseStart: at + 11, responseEnd: at + 12 })
+    const freshTimings = {
+      timeOrigin: 0,
+      requestTime: E0,
+      redirectStart: 0,
+      redirectEnd: 0,
+      fetchStart: E0 + 2,
+      dnsStart: E0 + 2,
+      dnsEnd: E0 + 3,
+      connectStart: E0 + 3,
+      connectEnd: E0 + 13,
+      tlsStart: E0 + 4,
+      tlsEnd: E0 + 13,
+      requestStart: E0 + 13,
+      responseStart: E0 + 40,
+      responseEnd: E0 + 45
+    }
+    const reusedTimings = at => ({
+      timeOrigin: 0,
+      requestTime: at,
+      redirectStart: 0,
+      redirectEnd: 0,
+      fetchStart: 0,
+      dnsStart: 0,
+      dnsEnd: 0,
+      connectStart: 0,
+      connectEnd: 0,
+      tlsStart: 0,
+      tlsEnd: 0,
+      requestStart: at + 1,
+      responseStart: at + 11,
+      responseEnd: at + 12
+    })
     const request = (id, url, timings, extra = {}) => ({ request: id, url, method: 'GET', headers: [header('Accept', '*/*')], cookies: [], headersSize: 300, bodySize: 0, destination: '', initiatorType: null, timings, ...extra })
     const response = (url, { protocol = 'h2', status = 200, bodySize = 1000, headersSize = 200, headers = [header('content-type', 'text/html')] } = {}) => ({ url, protocol, status, statusText: status === 200 ? 'OK' : 'Found', fromCache: false, headers, mimeType: 'text/html', bytesReceived: headersSize + bodySize, headersSize, bodySize, content: { size: 0 } })
     const ev = (method, params) => ({ type: 'event', method, params })

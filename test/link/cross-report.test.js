@@ -111,7 +111,9 @@ describe('cross traffic: the report\'s arithmetic', () => {
     it('reads tcp_info from ss, and a flow\'s IP bytes from its sockets', () => {
       const sockets = parseSs(SS)
       assert.equal(sockets.length, 3)
-      assert.deepEqual(sockets[1], { localPort: 36016, peerPort: 35913, bytesReceived: 3176912, bytesSent: 37, segsIn: 2196, segsOut: 1235, dataSegsIn: 2194, rcvMss: 1448 })
+      assert.deepEqual(sockets[1], {
+        localPort: 36016, peerPort: 35913, bytesReceived: 3176912, bytesSent: 37, segsIn: 2196, segsOut: 1235, dataSegsIn: 2194, rcvMss: 1448
+      })
       const flow = tcpLinkBytes(sockets, 35913)
       assert.equal(flow.sockets, 2)
       // Control: max(4, 4 × 536) + 7 × 52; data: max(3176912, 2194 × 1448) + 2196 × 52.

@@ -111,7 +111,9 @@ describe('the measured dominant cost of real cells', function () {
       const env = await openNetwork('link', { opts: { lanes: ['h2n'] }, needsBrowser: true, log: () => {}, firstSpec: 'rtt=300ms' })
       try {
         const entry = { experiment: { id: 'costs', kind: 'site-page' }, index: 0, cell: { size: '15kb', delay: 0, preset: 'rtt=300ms', link: 'rtt=300ms' } }
-        const [row] = await runSitePageCell({ context: env.browser.context, link: env.link, entry, laneInfo: env.running.lanes, repeats: 2, budgetMs: 120000, meter: env.meter })
+        const [row] = await runSitePageCell({
+          context: env.browser.context, link: env.link, entry, laneInfo: env.running.lanes, repeats: 2, budgetMs: 120000, meter: env.meter
+        })
         assert.equal(row.samples.length, 2, row.note)
         assert.ok(row.costs.pageTaskMs > 0 && row.costs.browserCpuMs > 0, JSON.stringify(row.costs))
         const cost = dominantCost(row.costs, boundOf(row, 'site-page'), 'Chromium', timedMsOf(row))

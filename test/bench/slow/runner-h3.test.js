@@ -110,7 +110,8 @@ describe('npm run bench -- h3-ttfb h3-hol --network link --smoke (the real comma
       assert.ok(r.hol.firstMs >= RTT - 2, `${r.lane}: first request done after ${r.hol.firstMs} ms on a ${RTT} ms link`)
       // Each batch's p10 (the engine's samples for the streams' independence), and each batch's costs, metered outside its time.
       assert.equal(r.hol.p10Samples.length, 2)
-      assert.ok(r.costs && r.costs.runs === 2 && r.costs.pageTaskMs > 0 && r.costs.link.down.bytes >= r.params.requests * r.params.sizeBytes, JSON.stringify(r.costs))
+      assert.ok(r.costs && r.costs.runs === 2 && r.costs.pageTaskMs > 0 && r.costs.link.down.bytes >= r.params.requests * r.params.sizeBytes,
+        JSON.stringify(r.costs))
       // The TCP lane's congestion control, read off the server's socket (ss -ti): the batch's one connection.
       if (r.lane === 'h2e') assert.match(r.ccSeen, /^[a-z0-9_]+ ×1$/, r.ccSeen)
       else assert.equal(r.ccSeen, 'QUIC: quic-go (Caddy), CUBIC')

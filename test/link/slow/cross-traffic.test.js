@@ -32,7 +32,11 @@ const IP_PER_PAYLOAD = 1500 / 1448
 const mbit = bps => `${(bps / 1e6).toFixed(3)} Mbit/s`
 
 // The counters of one direction over a window: b minus a.
-const delta = (a, b, dir) => ({ out_bytes: b[dir].out_bytes - a[dir].out_bytes, out_packets: b[dir].out_packets - a[dir].out_packets, queue_dropped: b[dir].queue_dropped - a[dir].queue_dropped })
+const delta = (a, b, dir) => ({
+  out_bytes: b[dir].out_bytes - a[dir].out_bytes,
+  out_packets: b[dir].out_packets - a[dir].out_packets,
+  queue_dropped: b[dir].queue_dropped - a[dir].queue_dropped
+})
 
 // Runs the flows of `spec` on an opened link for `ms`, then stops them, reading the
 // forwarder's counters in the same tick. `during()`, once they run, may resolve

@@ -216,7 +216,16 @@ describe('load --trace (load/trace.js)', function () {
       // After the trace header (the first two records: the empty one before the first 0x1E, and the header).
       const at = text.indexOf('\x1e', 1)
       fs.writeFileSync(path.join(dir, file), text.slice(0, at) + recovery + text.slice(at))
-      assert.deepEqual(quicRecovery(dir), { connections: 1, closed: 1, truncated: 0, packetsSent: sent, packetsLost: 2, ptoExpired: 1, spuriousLosses: 1, qlogBytes: fs.statSync(path.join(dir, file)).size })
+      assert.deepEqual(quicRecovery(dir), {
+        connections: 1,
+        closed: 1,
+        truncated: 0,
+        packetsSent: sent,
+        packetsLost: 2,
+        ptoExpired: 1,
+        spuriousLosses: 1,
+        qlogBytes: fs.statSync(path.join(dir, file)).size
+      })
       assert.ok(sent > 10)
       // The fixture itself (its recovery events taken out): nothing lost.
       assert.equal(quicRecovery(path.join(FIXTURES, 'qlog-h3-parallel10')).packetsLost, 0)

@@ -138,7 +138,10 @@ describe('h2bench load: the tools\' output (load/tools/*.js) on real captures', 
 
     it('its own connection count: its clients, each its share of -n (as planned); none when nothing started', () => {
       const r = h2load.parse({ stdout: fixture('h2load-h2-n20-c4-m5.txt'), stderr: '', requests: 20, log: '' })
-      assert.deepEqual({ count: r.toolConnections.count, perConnection: r.toolConnections.perConnection }, { count: 4, perConnection: { min: 5, median: 5, max: 5 } })
+      assert.deepEqual(
+        { count: r.toolConnections.count, perConnection: r.toolConnections.perConnection },
+        { count: 4, perConnection: { min: 5, median: 5, max: 5 } }
+      )
       assert.match(r.toolConnections.how, /h2load's clients/)
       // Two threads: 5 requests over 2 clients (3 and 2: h2load.cc gives the remainder to the first), 5 on 1.
       const two = h2load.ownConnections('spawning thread #0: 2 total client(s). 5 total requests\nspawning thread #1: 1 total client(s). 5 total requests\n')
