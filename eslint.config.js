@@ -16,7 +16,7 @@ module.exports = [
     }
   },
   {
-    files: ['client/**/*.js'],
+    files: ['client/**/*.js', 'shared/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, $: 'readonly', jQuery: 'readonly' } }
   },
   {

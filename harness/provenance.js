@@ -20,7 +20,7 @@ function chromiumVersion (executablePath) {
 }
 
 // The rooms whose code a measurement runs (docs/architecture.md, "Rooms and layers").
-const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'tools', 'views']
+const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'shared', 'tools', 'views']
 
 // What in those rooms only turns results.json into reports, tables and
 // verdicts, or writes this record: a change there is a rebuild
@@ -30,7 +30,7 @@ const REPORT_ONLY = [
   'bench/claims', 'bench/kinds/bound-form.js', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
   'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
   'bench/soak/soak-trend.js', 'bench/soak/soak-report.js', 'bench/soak/soak-chart.js', 'bench/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/soak/soak-rebuild.js',
-  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'client/js/verdict.js', 'harness/provenance.js',
+  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'shared/verdict.js', 'harness/provenance.js',
   'bench/link-bench/study.js', 'bench/qlog-cost/report.js'
 ]
 

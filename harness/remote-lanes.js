@@ -8,7 +8,7 @@
 const net = require('node:net')
 const { getJson } = require('./lane-json')
 const { UserError } = require('../common/errors')
-const { median } = require('../client/js/stats')
+const { median } = require('../shared/stats')
 
 class RemoteLanesError extends UserError {
   constructor (message, options = {}) {

@@ -3,7 +3,7 @@
 const path = require('node:path')
 const express = require('express')
 const { LIMITS } = require('./payload')
-const { BROWSER, bytesText } = require('../client/js/options')
+const { BROWSER, bytesText } = require('../shared/options')
 const { isUserError } = require('../common/errors')
 const { linkRoutes } = require('./routes/link')
 const { LINK_PRESETS } = require('../link/presets')
@@ -31,6 +31,8 @@ function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkU
   const presets = LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what }))
   app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets, keys: pageKeys(), token }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
+  // What the page and Node share (statistics, the options' limits, the verdict engine): one copy, served as is.
+  app.use('/shared', express.static(path.join(ROOT, 'shared'), { maxAge: 0 }))
   app.get('/vendor/:file', (req, res, next) => {
     const file = VENDOR[req.params.file]
     if (!file) return next()

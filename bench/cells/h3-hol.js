@@ -7,7 +7,7 @@
 //   button's code path) of many parallel requests over one connection, under
 //   loss; the row keeps the batch time and the spread of the requests'
 //   completion times within each batch (p10, p50, p90).
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')
 const { budgetNote } = require('../runner/budget')

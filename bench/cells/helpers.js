@@ -3,7 +3,7 @@
 // What every cell runner shares (page.js, push-page.js, push-protocol-cell.js,
 // rest.js, site-page.js, load.js, h3-study.js): the network a cell runs on,
 // its result rows, and its repeats within the cell's budget.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { parseSize } = require('../../server/payload')
 const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
 const { repeatsFor } = require('../runner/budget')

@@ -8,7 +8,7 @@
 // run meets a link seed of its own, else every handshake would meet the same
 // drops; the same for every lane (paired). What the runs did is merged into
 // one run row of load/load.js's shape: their times and counts added.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { sumCosts } = require('../../harness/cell-costs')
 
 // More runs than this and run i of repeat r would share its seed with run i - 1000 of repeat r + 1.

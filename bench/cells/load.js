@@ -5,7 +5,7 @@
 // `h2bench load`) against lanes it starts behind the cell's link, repeated
 // within the budget, lanes in alternating order. A sample is one tool run's
 // total time; the row keeps the median run's other figures.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { openLoad } = require('../../load/load')
 const { repeatWithinBudget, row, seedOf } = require('./helpers')
 const { turnSeed, mergeInTurn, timeOf, MAX_RUNS } = require('./load-in-turn')

@@ -7,7 +7,7 @@
 // that applies to the page and to every requested script (server/routes/push.js).
 const http2 = require('node:http2')
 const { performance } = require('node:perf_hooks')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { LANES } = require('../../server/lanes')
 
 const SAMPLE_TIMEOUT = 60000

@@ -6,7 +6,7 @@
 // browser of this pass (Chromium or Firefox); and, once per cell, push and
 // separate requests at the protocol level with Node's http2 client, which
 // accepts push (browsers refuse it), in the link's namespace.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')
 const { budgetNote } = require('../runner/budget')

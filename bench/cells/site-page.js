@@ -16,7 +16,7 @@
 // too. A load counts only when every subresource finished with its exact size
 // and the document and every subresource came over the lane's protocol (h3 on
 // the h3 lane: a fallback to TCP is a failed load, named in the row's note).
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')

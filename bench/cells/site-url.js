@@ -21,7 +21,7 @@
 // (harness/site-nat.js).
 const fs = require('node:fs')
 const path = require('node:path')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { WIRE_NAMES, PROTOCOL_NAMES } = require('../../harness/force-protocol')
 const { connectTimes } = require('../../harness/remote-lanes')
 const { trustSite } = require('../../harness/site-trust')

@@ -5,7 +5,7 @@
 // link RTT; each lane runs its protocol's tool from load/presets.js (row.load.tool): ab on h1, nghttp on the HTTP/2
 // lanes h2, h2n and h2e (oha on h3, no side of the source's).
 const { faster, meets, all } = require('./forms')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 
 const SEED = 'seed 002 (002_517836d33c70c03d.txt)'
 const NGHTTP_LANES = ['h2', 'h2n', 'h2e']

@@ -13,7 +13,7 @@
 // measured something else: `invalid`.
 const { faster, notFaster, suffersLess, suffersAlike, near, atLeast, all } = require('./forms')
 const { loadWorkload } = require('../runner/compare-rows')
-const { compareWorkload } = require('../../client/js/verdict')
+const { compareWorkload } = require('../../shared/verdict')
 const { NETEM_ROWS } = require('../../load/presets')
 const { sourceWorkload: SOURCE_WORKLOAD } = require('../experiments/h2load-netem')
 

@@ -7,7 +7,7 @@
 // ttfb.roundTripSamples the round trips each of them paid ((first byte − connect start − non-network time) ÷ RTT).
 const { faster, near } = require('./forms')
 const { sourceFigures: SOURCE } = require('../experiments/h3-ttfb')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 
 const SEED = 'seed 003 (003_fbb697946b0f444f.txt), Cloudflare, "Comparing HTTP/3 vs HTTP/2 performance"'
 const LIKE = ['state']

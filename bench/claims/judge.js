@@ -3,7 +3,7 @@
 // A claim's status from the verdict engine's verdicts on the cells it names,
 // by ONE rule for every claim of every experiment (docs/verdict.md, "How a claim
 // is judged" says it in words):
-//   1. each cell the claim rests on gets the engine's verdict (client/js/verdict.js),
+//   1. each cell the claim rests on gets the engine's verdict (shared/verdict.js),
 //      read by the claim's form as for the claim, against it, unsure
 //      (inconclusive) or missing (not measured, not comparable);
 //   2. no cell, a part of the claim (an all's) without a measured cell, or more
@@ -16,9 +16,9 @@
 // The sentence is built here from the claim and those verdicts, with every
 // cell, its verdict, ratio and interval, and the flags of the rows it rests on
 // (drift, CPU-shaped). Experiments write no status word and no threshold.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { compareRows, compareRowSlowdowns } = require('../runner/compare-rows')
-const { RULES } = require('../../client/js/verdict')
+const { RULES } = require('../../shared/verdict')
 
 const STATUS = {
   source: { all: 'reproduced', some: 'partly reproduced', none: 'not reproduced' },

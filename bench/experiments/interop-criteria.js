@@ -2,12 +2,12 @@
 
 // The QUIC interop runner's pass criteria (interop-cases.js) on our result
 // rows (bench/cells/load.js), its goodput figure beside ours, and HTTP/3
-// against the TCP lanes by the verdict engine (client/js/verdict.js through
+// against the TCP lanes by the verdict engine (shared/verdict.js through
 // bench/runner/conclusions.js). Rows here: one lane in one scenario, its
 // samples the tool's time of each run that completed (a run of handshakeloss:
 // its 50 handshakes in turn), `failures` the runs that did not.
-const stats = require('../../client/js/stats')
-const { productInterval, RULES } = require('../../client/js/verdict')
+const stats = require('../../shared/stats')
+const { productInterval, RULES } = require('../../shared/verdict')
 const { engineVerdict } = require('../runner/conclusions')
 const { compareRows } = require('../runner/compare-rows')
 const { turnsOf } = require('../cells/load-in-turn')

@@ -5,7 +5,7 @@
 // repeats: 1 for a ladder of requests × size per lane, and prints for each:
 // failed requests (the page's count and Chromium's net::ERR_… names), whether
 // the page crashed, the batch time, and the browser's and server's peak
-// memory. The page's limits (client/js/options.js) come from these figures
+// memory. The page's limits (shared/options.js) come from these figures
 // (docs/limits.md).
 const fs = require('node:fs')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')

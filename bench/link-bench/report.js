@@ -3,7 +3,7 @@
 // npm run bench:link's figures: the median over repeats of each measurement,
 // and the tables printed from them.
 
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 
 // The median of the finite numbers among `values` (stats.js's, the one median), or null.
 const median = values => {

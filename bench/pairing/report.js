@@ -3,8 +3,8 @@
 // bench:pairing's report (bench/pairing/pairing.js measures): the spread of
 // the per-repeat h1 ÷ h3 ratio in each mode and what it says, from its
 // results.json alone (`npm run bench:pairing -- --from results.json`).
-const stats = require('../../client/js/stats')
-const { generator, RULES } = require('../../client/js/verdict')
+const stats = require('../../shared/stats')
+const { generator, RULES } = require('../../shared/verdict')
 
 const { sd } = require('../runner/pairing')
 

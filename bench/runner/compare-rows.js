@@ -1,12 +1,12 @@
 'use strict'
 
-// The runner's rows through the verdict engine (client/js/verdict.js, the
+// The runner's rows through the verdict engine (shared/verdict.js, the
 // page's own): each row against its baseline (h1, or request for push) in
 // its cell, with the engine's ratio, 95 % interval, runs, verdict, flags and
 // sentence; and each row's workload, as the engine compares it with a
 // source's: { tool, connections, streams (per connection), pipelining
 // (HTTP/1.1 requests in flight per connection), requests, bytes, state }.
-const { compare, compareSlowdowns, RULES } = require('../../client/js/verdict')
+const { compare, compareSlowdowns, RULES } = require('../../shared/verdict')
 
 const { turnsOf } = require('../cells/load-in-turn')
 

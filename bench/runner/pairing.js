@@ -10,7 +10,7 @@
 // the standard deviation of ln(ratio) (0.10: about ±10 %), so it reads the same
 // for a ratio and its inverse. An unpaired run (no seed shared) has only the
 // second, and says so.
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { parseLinkSpec } = require('../../link/spec')
 
 // The link's effects that draw from its seed (link/forwarder/forwarder.c: draw()): jitter, loss (Bernoulli and

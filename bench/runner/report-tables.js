@@ -8,7 +8,7 @@ const { closeness, boundOf } = require('./bounds')
 const { dominantCost, timedMsOf } = require('./costs')
 const { pairingOf, randomEffects } = require('./pairing')
 const { seconds, seriesName, multiNetwork, multiBrowsers, seriesOf, sourceSeries } = require('./report-series')
-const { drift, RULES } = require('../../client/js/verdict')
+const { drift, RULES } = require('../../shared/verdict')
 
 // Ratio columns: each series against its baseline (h1, or request), as
 // recorded in the rows.

@@ -9,7 +9,7 @@ const { h2load, checkH2load } = require('../../load/tools/h2load')
 const { canTrackPeak, rss, peakRss, resetPeak } = require('../../harness/memory')
 const { environmentRecord } = require('../../harness/provenance')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
-const { quantile } = require('../../client/js/stats')
+const { quantile } = require('../../shared/stats')
 const { UsageError } = require('../../common/errors')
 const { usage } = require('../../common/cli')
 

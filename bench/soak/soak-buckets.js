@@ -2,7 +2,7 @@
 
 // The soak's samples and runs per time bucket (results.json's buckets, the
 // report's table).
-const { quantile } = require('../../client/js/stats')
+const { quantile } = require('../../shared/stats')
 
 // Samples and finished runs grouped into buckets of `seconds` from t = 0.
 // Per bucket: RSS mean (the server's own figure and the observer's), fds

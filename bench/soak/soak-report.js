@@ -6,7 +6,7 @@
 // The time buckets: soak-buckets.js; the chart: soak-chart.js.
 const fs = require('node:fs')
 const path = require('node:path')
-const { quantile } = require('../../client/js/stats')
+const { quantile } = require('../../shared/stats')
 const { f, signed, int, clock } = require('./soak-format')
 const { chartSvg } = require('./soak-chart')
 

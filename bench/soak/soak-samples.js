@@ -4,7 +4,7 @@
 // them when asked) beside this process's from /proc/<pid>, and how far the
 // two agree.
 const fs = require('node:fs')
-const { quantile } = require('../../client/js/stats')
+const { quantile } = require('../../shared/stats')
 const { quietly } = require('../../harness/provenance')
 const { clock } = require('./soak-format')
 

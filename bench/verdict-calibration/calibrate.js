@@ -1,13 +1,13 @@
 'use strict'
 
-// npm run bench:verdict: the verdict engine (client/js/verdict.js) against
+// npm run bench:verdict: the verdict engine (shared/verdict.js) against
 // the truth, on simulated experiments whose true ratio is known: how often its
 // 95 % interval covers the true ratio, how often it calls a difference where
 // there is none, and how often it says "no difference" for a true 2 % one.
 // Log-normal runs (the shape of page-load times), seeded: the same figures on
 // every machine. Prints a table; asserts nothing (a benchmark, not a test).
 const { parseArgs } = require('node:util')
-const { RULES, compare, ratioInterval, generator: rng } = require('../../client/js/verdict')
+const { RULES, compare, ratioInterval, generator: rng } = require('../../shared/verdict')
 const { usage } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
 

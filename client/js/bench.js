@@ -235,7 +235,7 @@
   }
 
   // One entry per pair of lanes that both measured something, slower first,
-  // judged by the verdict engine (client/js/verdict.js: the runner's rules too).
+  // judged by the verdict engine (shared/verdict.js: the runner's rules too).
   function compare (laneResults) {
     const usable = laneResults.filter(function (l) { return l.samples.length > 0 && l.state !== 'failed' })
     const out = []

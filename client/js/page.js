@@ -147,7 +147,7 @@
       }
       const interval = Math.round(rules.confidence * 100) + ' % interval ' + bound(c.low, -1) + '–' + bound(c.high, 1) + '×'
       const runs = c.runs[1] + ' and ' + c.runs[0] + ' runs'
-      // The verdict engine's words (client/js/verdict.js), with the lanes' labels.
+      // The verdict engine's words (shared/verdict.js), with the lanes' labels.
       if (c.verdict === 'faster') {
         p.append(strong(label(c.faster)), ' is ', strong(f.times(c.ratio) + ' faster'), ' than ', strong(label(c.slower)), ' (' + interval + ', ' + runs + ')')
       } else if (c.verdict === 'no difference') {

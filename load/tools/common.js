@@ -4,7 +4,7 @@
 // installed (one line with the install command), reading its version, and
 // the one result shape every adapter's parse() returns.
 const { spawnSync } = require('node:child_process')
-const { quantile } = require('../../client/js/stats')
+const { quantile } = require('../../shared/stats')
 const { UserError } = require('../../common/errors')
 
 class ToolMissingError extends UserError {

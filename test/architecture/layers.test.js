@@ -25,17 +25,17 @@ describe('the layers of the source', () => {
       write('link/spec.js', "'use strict'\nconst x = require('../server/lanes')\nrequire('./presets')\n")
       write('link/presets.js', "'use strict'\nfunction f () { return require('./spec') }\n")
       write('server/lanes/index.js', "'use strict'\n")
-      write('server/app.js', "'use strict'\nrequire('../bin/h2bench')\nrequire('../client/js/page')\nrequire('../client/js/stats')\n")
+      write('server/app.js', "'use strict'\nrequire('../bin/h2bench')\nrequire('../client/js/page')\nrequire('../shared/stats')\n")
       write('bin/h2bench.js', "'use strict'\nrequire('../server/app')\n")
       write('client/js/page.js', '')
-      write('client/js/stats.js', '')
+      write('shared/stats.js', '')
       write('bench/run.js', "'use strict'\nrequire('./nowhere')\n")
       const { problems } = checkLayers(root)
       assert.deepEqual(problems, [
         `bench/run.js:2: require('./nowhere') names no file`,
         `link/spec.js:2: imports server/lanes/index.js: link/ (level ${LAYERS.link}) may import only rooms below it, and server/ is level ${LAYERS.server}`,
         'server/app.js:2: imports bin/h2bench.js: nothing imports an entry point (bin/); move what both need into a room below',
-        'server/app.js:3: imports client/js/page.js: Node code may import only the shared client modules (client/js/stats.js, client/js/options.js, client/js/verdict.js)',
+        'server/app.js:3: imports client/js/page.js: client/ is the browser\'s; what Node and the page share lives in shared/',
         'circle: bin/h2bench.js → server/app.js → bin/h2bench.js: files must not import each other, even through others',
         'circle: link/presets.js → link/spec.js → link/presets.js: files must not import each other, even through others'
       ].sort((a, b) => a.startsWith('circle') - b.startsWith('circle') || a.localeCompare(b)))

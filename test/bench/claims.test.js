@@ -13,7 +13,7 @@ const { EXPERIMENTS } = require('../../bench/experiments')
 
 // Five runs around `median` ms, tight (±1 %), in no trend.
 const runs = median => [1, -1, 0.5, -0.5, 0].map(d => median * (1 + d / 100))
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 // A result row as the runner records it, with only what the claims read.
 function row ({ lane, mode = null, cell = 0, samples, failures = 0, params = {}, preset = `cell ${cell}`, browser = 'chromium', network = 'link', experiment = 'constructed' }) {
   return { experiment, cell, network, browser, lane, mode, preset, params, samples, failures, median: samples.length ? stats.median(samples) : null }

@@ -13,7 +13,7 @@ const { boundOf, WIRE } = require('../../bench/runner/bounds')
 const { validateResults } = require('../../bench/runner/results-schema')
 const { parseLinkSpec } = require('../../link/spec')
 const { gemodelMeans } = require('../../link/spec-values')
-const { generator } = require('../../client/js/verdict')
+const { generator } = require('../../shared/verdict')
 const oha = require('../../load/tools/oha')
 
 const e = experimentById('interop')

@@ -4,7 +4,7 @@
 // constructed rows, judged as the report judges them (bench/runner/report-verdicts.js): per claim a case that
 // holds, one that does not, and one not measured.
 const assert = require('node:assert/strict')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 const { experimentById } = require('../../bench/experiments')
 const { verdicts } = require('../../bench/runner/report-verdicts')
 const { CASES, specOf } = require('../../bench/experiments/interop-cases')

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict')
 const { judge } = require('../../bench/claims/judge')
 const { claimsOf } = require('../../bench/claims')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 
 const CLAIMS = claimsOf('rest')
 const claim = text => {

@@ -40,7 +40,7 @@ describe('npm run studies: which committed study the code has moved past', () =>
     const measured = git('rev-parse', '--short', 'HEAD')
     study(`0.1.0 ${measured}`)
     commit('bench/runner/report-markdown.js', '2')
-    commit('client/js/verdict.js', '2')
+    commit('shared/verdict.js', '2')
     commit('README.md', 'words')
     assert.deepEqual(findStudies(root), ['docs/study-rest/results.json'])
     const fresh = studyState('docs/study-rest/results.json', { root })

@@ -1,12 +1,12 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { validate, checkSize, DEFAULTS, BROWSER, bytesText } = require('../../client/js/options')
+const { validate, checkSize, DEFAULTS, BROWSER, bytesText } = require('../../shared/options')
 const { parseSize, LIMITS, MIB } = require('../../server/payload')
 
 const context = { lanes: [{ name: 'h1' }, { name: 'h2' }, { name: 'h2n' }], limits: LIMITS }
 
-describe('page options (client/js/options.js)', () => {
+describe('page options (shared/options.js)', () => {
   it('fills in the documented defaults', () => {
     const r = validate(undefined, context)
     assert.equal(r.ok, true)

@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const stats = require('../../client/js/stats')
+const stats = require('../../shared/stats')
 
 describe('stats', () => {
   it('quantiles interpolate between ranks like numpy and QUANTILE.INC', () => {

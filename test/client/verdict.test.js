@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { RULES, compare, compareSlowdowns, ratioInterval, productInterval, drift, compareWorkload } = require('../../client/js/verdict')
+const { RULES, compare, compareSlowdowns, ratioInterval, productInterval, drift, compareWorkload } = require('../../shared/verdict')
 
 // Seeded samples, so every run of these tests sees the same numbers.
 function rng (seed) {
@@ -25,7 +25,7 @@ function logNormal (random, n, median, sigma) {
 }
 const shuffled = (random, xs) => xs.map(x => [random(), x]).sort((p, q) => p[0] - q[0]).map(p => p[1])
 
-describe('client/js/verdict.js: one verdict engine', () => {
+describe('shared/verdict.js: one verdict engine', () => {
   it('states its rules once: 95 % percentile bootstrap, at least 5 good runs a side, ±5 % for "no difference"', () => {
     assert.equal(RULES.confidence, 0.95)
     assert.match(RULES.method, /bootstrap/)

@@ -57,7 +57,7 @@ describe('the h2bench page in Chromium', function () {
     }
     assert.equal(result.comparisons.length, 3)
     assert.equal(await page.locator('#ratios .ratio').count(), 3)
-    // Two repeats are fewer than the verdict engine's minimum: no lane is called faster (client/js/verdict.js).
+    // Two repeats are fewer than the verdict engine's minimum: no lane is called faster (shared/verdict.js).
     for (const c of result.comparisons) assert.equal(c.verdict, 'not measured', JSON.stringify(c))
     for (const text of await page.locator('#ratios .ratio').allTextContents()) {
       assert.match(text, /: not measured, a verdict needs at least 5 good runs on each \(2 and 2 runs; medians [\d.]+× apart\)$/)

@@ -15,7 +15,7 @@
 //     a difference is named; one in a field the experiment says must match makes
 //     the verdict "not comparable".
 // Its medians and quantiles are stats.js's.
-// UMD: `require('client/js/verdict')` in Node, `window.h2benchVerdict` in the page (after stats.js).
+// UMD: `require('shared/verdict')` in Node, `window.h2benchVerdict` in the page (after stats.js).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory(require('./stats'))
   else root.h2benchVerdict = factory(root.h2benchStats)

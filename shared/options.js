@@ -1,7 +1,7 @@
 // The options of one run: defaults and the checks shared by the form and
 // window.h2bench.run (docs/run-api.md). Sizes follow the server's parseSize
 // (binary units b, kb, mb), so the page never fires what a lane would refuse.
-// UMD: `require('client/js/options')` in Node, `window.h2benchOptions` in the page.
+// UMD: `require('shared/options')` in Node, `window.h2benchOptions` in the page.
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory()
   else root.h2benchOptions = factory()

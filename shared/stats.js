@@ -1,6 +1,6 @@
 // Statistics shared by the page, the headless runner and bench:server: one
 // implementation, so a median means the same thing everywhere.
-// UMD: `require('client/js/stats')` in Node, `window.h2benchStats` in the page.
+// UMD: `require('shared/stats')` in Node, `window.h2benchStats` in the page.
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory()
   else root.h2benchStats = factory()
