@@ -120,10 +120,12 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
   })
 
   describe('steps: a rate or delay that changes at a given time (a handover)', () => {
-    // Applies `spec` to an open link and notes the time: its steps count from there.
+    // Applies `spec` to an open link and notes the time: its steps count from there. The forwarder takes the spec
+    // somewhere between t0 and the configure's return (`took` ms later: 20 ms and more on a loaded machine).
     async function configure (link, spec) {
       const t0 = Number(process.hrtime.bigint() / 1000n) / 1000
       await link.configure(forwarderCommands(parseLinkSpec(spec)))
+      configure.took = Number(process.hrtime.bigint() / 1000n) / 1000 - t0
       return t0
     }
 
@@ -133,19 +135,20 @@ describe('the link\'s queues, steps and per-flow drops (real forwarder, observed
         const flow = await udpFlow(link, 'down', { count: 1000, size: 200, burst: 1, intervalMs: 2, settleMs: 200 })
         const sent = flow.arrivals.map((a, i) => a - flow.delays[i] - t0)
         const before = flow.delays.filter((d, i) => sent[i] < 997)
-        const after = flow.delays.filter((d, i) => sent[i] > 1003)
+        // After the step wherever in the configure's span the forwarder took the spec, with 3 ms for the send → forwarder path.
+        const after = flow.delays.filter((d, i) => sent[i] > 1003 + configure.took)
         const stats = (await link.stats()).down
         const late = stats.late_ms
-        note(`${before.length} sent before the step: ${Math.min(...before).toFixed(2)}…${Math.max(...before).toFixed(2)} ms; ${after.length} after: ${Math.min(...after).toFixed(2)}…${Math.max(...after).toFixed(2)} ms; the forwarder's own lateness p99 ${late.p99} ms, max ${late.max} ms`)
+        note(`${before.length} sent before the step: ${Math.min(...before).toFixed(2)}…${Math.max(...before).toFixed(2)} ms; ${after.length} after: ${Math.min(...after).toFixed(2)}…${Math.max(...after).toFixed(2)} ms; the forwarder's own lateness p99 ${late.p99} ms, max ${late.max} ms; the spec took ${configure.took.toFixed(1)} ms to set`)
         assert.ok(before.length > 300 && after.length > 400)
-        // Over the delay only by scheduling: 3 ms for the probes (95 % of
-        // them), plus what the forwarder reports as written after its release
-        // time (a wake-up delayed by a busy CPU: CI once saw 63.06 ms).
-        const over = (ds, delay) => ds.filter(d => d >= delay + 3).length
-        const ceiling = delay => delay + 3 + late.max
-        assert.ok(before.every(d => d >= 10 && d < ceiling(10)), `a datagram sent before the step was not delayed 10 ms (…${ceiling(10)} ms)`)
-        assert.ok(after.every(d => d >= 60 && d < ceiling(60)), `a datagram sent after the step was not delayed 60 ms (…${ceiling(60)} ms)`)
-        assert.ok(over(before, 10) <= before.length / 20 && over(after, 60) <= after.length / 20, 'more than 5 % of the datagrams were 3 ms over their delay')
+        // What the test controls and physics guarantee, whatever the machine's load: no datagram beats its delay, none
+        // sent before the step got the new one (the step did not come early), and each side's median is its delay
+        // (a busy CPU delays some probes' timestamps, never the median by 3 ms: two CPU hogs beside this test saw one
+        // datagram at 72 ms after the step, over any fixed ceiling, and the spec taken 20 ms after t0).
+        const m = ds => percentile([...ds].sort((a, b) => a - b), 0.5)
+        assert.ok(before.every(d => d >= 10 && d < 60), `a datagram sent before the step was not delayed 10 ms and under 60: ${Math.min(...before)}…${Math.max(...before)} ms`)
+        assert.ok(after.every(d => d >= 60), `a datagram sent after the step was delayed less than 60 ms: ${Math.min(...after)} ms`)
+        assert.ok(m(before) < 10 + 3 && m(after) < 60 + 3, `median one-way delays ${m(before).toFixed(2)} and ${m(after).toFixed(2)} ms, for 10 and 60 ms`)
         assert.equal(stats.steps_applied, 1)
       })
     })
