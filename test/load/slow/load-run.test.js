@@ -149,7 +149,8 @@ describe('h2bench load end to end (real lanes, real tools)', function () {
       assert.match(text, /^h1 +100 requests over 1\d\d connections \(1\d\d TLS handshakes\)/m)
       assert.match(text, /^h2n +100 requests over 1 connection \(1 TLS handshake\), 100 streams on it;/m)
       assert.match(text, /frames ↑ HEADERS 100, /)
-      assert.match(text, /^h3 +100 requests over 1 connection \(1 TLS handshake\), 100 streams on it; .* packets$/m)
+      // A loaded machine's QUIC may drop a packet it cannot decrypt yet (two CPU hogs beside it: "(2 dropped)"): said, not failed.
+      assert.match(text, /^h3 +100 requests over 1 connection \(1 TLS handshake\), 100 streams on it; .* packets( \(\d+ dropped\))?$/m)
       assert.match(text, /^h3 +server: 100 requests on 1 connection, 100 per connection$/m)
     })
   })
