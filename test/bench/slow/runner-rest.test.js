@@ -137,7 +137,7 @@ describe('npm run bench -- rest --network link --smoke --browser both (the real 
     assert.match(report, /10 items of 512 B, Node http2/)
     assert.match(report, /\| 25 items \| source \(Chrome\) \| the compound documents fastest; /, 'the source\'s order, in its words')
     // Two repeats are below the verdict engine's 5 good runs a side: not measured, each cell with its medians and why.
-    assert.match(report, /\*\*Push helps a little[^\n]*\*\*: not measured, [^\n]*10, h2: not measured \(2 and 2 runs, at least 5 needed; medians only: [\d.]+×\)[^\n]*push was refused in every row/)
+    assert.match(report, /\*\*Push helps a little[^\n]*\*\*: not measured, [^\n]*10 \(node:http2\), h2: not measured \(2 and 2 runs, at least 5 needed; medians only: [\d.]+×\)[^\n]*push was refused in every row/)
     assert.match(report, /\*\*A warm cache[^\n]*cache hits proven per visit/)
     assert.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), /<svg[^>]*aria-label="rest: time against items in the collection"/)
   })
