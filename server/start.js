@@ -11,6 +11,7 @@ const { payloadBlock, LIMITS } = require('./payload')
 const { unavailableReason } = require('../link/namespace')
 const { startCaddy, edgeUnavailableReason, EDGE_APP_BACKLOG } = require('./edge/caddy')
 const { UserError } = require('../common/errors')
+const { answerClientErrors } = require('./client-error')
 
 // A port in use or a host that is not this machine's: the flag to change is in the message.
 class PortError extends UserError {
@@ -147,7 +148,10 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
     for (const info of laneInfo) info.url = `https://${urlHost(config.host)}:${info.port}`
     if (!page) return { page: null, lanes: laneInfo, unavailable, edge: edgeRecord(edge), close: closeAll }
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
-    const pageServer = http.createServer(createPageApp({ lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason(), token: config.token || null }))
+    const pageApp = createPageApp({
+      lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason(), token: config.token || null
+    })
+    const pageServer = answerClientErrors(http.createServer(pageApp))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
     const pageInfo = await listenPage(pageServer, config)
     return {
@@ -171,7 +175,7 @@ async function listenPage (server, config) {
 // The page server alone, for lanes that run elsewhere (the runner's --lanes-at: harness/remote-lanes.js):
 // `lanes` [{ name, label, protocol, url }], their certificate's `spki`. → { page, lanes, unavailable, edge: null, close }.
 async function startPage ({ host = '127.0.0.1', port = 0, lanes, unavailable = [], spki }) {
-  const server = http.createServer(createPageApp({ lanes, unavailableLanes: unavailable, spki, link: null, linkUnavailable: 'the lanes run on another machine: their network is the real path' }))
+  const server = answerClientErrors(http.createServer(createPageApp({ lanes, unavailableLanes: unavailable, spki, link: null, linkUnavailable: 'the lanes run on another machine: their network is the real path' })))
   const destroySockets = trackSockets(server)
   const page = await listenPage(server, { host, port })
   return { page, lanes, unavailable, edge: null, close: () => { const closing = closeServer(server); destroySockets(); return closing } }

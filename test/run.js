@@ -69,6 +69,8 @@ async function buildFirst ({ slow }) {
   const warning = await ensureEdge(LANES.map(l => l.name), log)
   if (warning) log(warning)
   await ensureH3get().catch(err => log(`h3get: ${err.message.split('\n')[0]}`))
+  const { ensureH3fuzz } = require('./support/h3fuzz')
+  await ensureH3fuzz().catch(err => log(`h3fuzz: ${err.message.split('\n')[0]}`))
   if (!slow) return
   const { ensureOha } = require('../tools/oha/build')
   const { ensureNode, MAJORS } = require('./support/node-versions')

@@ -2,7 +2,7 @@
 
 // How spdy sends response bodies, made fast enough to compare and bounded in
 // memory. Applied by ./spdy.js; bench:server measures the effect and
-// test/server/spdy-compat.test.js checks that bodies stay byte-exact.
+// test/server/integration/spdy-compat.test.js checks that bodies stay byte-exact.
 //
 // What limited spdy (spdy-transport 3.0.0), measured with h2load on 1 MiB
 // bodies at 0.29-0.34x of https:
@@ -71,7 +71,7 @@ Framer.prototype.dataFrame = function (frame, callback) {
 //    piece is sized from both windows at the moment it is charged,
 //    synchronously, so no other stream can spend the same bytes; a full
 //    window waits for the peer's WINDOW_UPDATE. Test:
-//    test/server/flow-control.test.js (fails without this).
+//    test/server/integration/flow-control.test.js (fails without this).
 function sendWithinWindows (stream, data, callback) {
   const state = stream._spdyState
   const streamWindow = state.window.send

@@ -249,4 +249,19 @@ async function startCaddy (servers, tls, { spawnWith = spawn, qlogDir = null } =
   }
 }
 
-module.exports = { startCaddy, caddyConfig, caddyVersion, caddyWarning, edgeProtocol, edgeUnavailableReason, findCaddy, freePort, EdgeError, EDGE_PROTOCOL_HEADER, EDGE_CLIENT_HEADER, EDGE_UPSTREAM_CONNS, EDGE_APP_BACKLOG, INSTALL_HINT }
+module.exports = {
+  startCaddy,
+  caddyConfig,
+  caddyVersion,
+  caddyWarning,
+  edgeProtocol,
+  edgeUnavailableReason,
+  findCaddy,
+  freePort,
+  EdgeError,
+  EDGE_PROTOCOL_HEADER,
+  EDGE_CLIENT_HEADER,
+  EDGE_UPSTREAM_CONNS,
+  EDGE_APP_BACKLOG,
+  INSTALL_HINT
+}

@@ -2,6 +2,7 @@
 
 const http = require('node:http')
 const { sendPaced } = require('../send-body')
+const { answerClientErrors } = require('../client-error')
 // The h1 lane's request timeouts (its idle timeout is set below).
 const { headersTimeout, requestTimeout, connectionsCheckingInterval } = require('./h1').timeouts
 const TIMEOUTS = { headersTimeout, requestTimeout, connectionsCheckingInterval }
@@ -26,7 +27,9 @@ function edgeLane ({ name, label, protocol, defaultPort, protocols }) {
       // the app, closes an idle connection between requests.
       const server = http.createServer({ ...TIMEOUTS, keepAliveTimeout: 120000 }, app)
       server.setTimeout(120000)
-      return server
+      // Caddy passes on any method token; the app's parser refuses those it
+      // does not know (a 400, read by Caddy and passed on: server/client-error.js).
+      return answerClientErrors(server)
     },
     sendBody: sendPaced,
     // Caddy's HTTP/2 server pushes only from its own `push` handler, and

@@ -2,11 +2,12 @@
 
 const https = require('node:https')
 const { sendPaced } = require('../send-body')
+const { answerClientErrors } = require('../client-error')
 
 // How long a client may take, set explicitly rather than left to Node's
 // defaults (headers 60 s, request 300 s, checked only every 30 s, so a
 // slowloris connection, a request head sent one byte at a time, lived up to
-// 90 s: test/server/abuse.test.js). A GET's head takes milliseconds; the
+// 90 s: test/server/integration/abuse.test.js). A GET's head takes milliseconds; the
 // server's own delay (up to 60 s) and the response do not count against
 // these, only receiving the request does.
 const TIMEOUTS = Object.freeze({
@@ -32,7 +33,8 @@ module.exports = {
   createServer (app, tls) {
     const server = https.createServer({ ...tls, ...TIMEOUTS, ALPNProtocols: ['http/1.1'] }, app)
     server.setTimeout(IDLE_TIMEOUT) // no callback: Node destroys the socket
-    return server
+    // A request the parser refuses: its 4xx, then a lingering close (server/client-error.js).
+    return answerClientErrors(server)
   },
   sendBody: sendPaced,
   pushSupport: () => 'unsupported',

@@ -50,7 +50,7 @@ function parseTag (query) {
 
 // 103 Early Hints only help over h2/h3 (browsers ignore them over HTTP/1.1)
 // and spdy has no HTTP/2 103: its writeEarlyHints writes the hint as HTTP/1.1
-// text into the response body (test/server/spdy-compat.test.js). Refuse where
+// text into the response body (test/server/integration/spdy-compat.test.js). Refuse where
 // it cannot work.
 function checkHints (lane) {
   if (lane.earlyHints) return

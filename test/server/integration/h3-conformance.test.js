@@ -164,7 +164,9 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     // unsupported versions (a spoofed small packet must not buy a reply).
     it('sends nothing for an unknown version in a datagram under 1200 bytes (RFC 9000 §5.2.2)', async () => {
       const p = await peer()
-      for (const size of [1199, 100, 40]) await p.send(q.longHeaderPacket({ version: 0x1a2a3a4a, dcid: crypto.randomBytes(8), scid: crypto.randomBytes(8), size }))
+      for (const size of [1199, 100, 40]) {
+        await p.send(q.longHeaderPacket({ version: 0x1a2a3a4a, dcid: crypto.randomBytes(8), scid: crypto.randomBytes(8), size }))
+      }
       assert.equal((await p.wait(1, QUIET_MS)).length, 0, 'answered a datagram under 1200 bytes')
     })
 
@@ -228,7 +230,8 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
       this.timeout(90000)
       const scid = crypto.randomBytes(8)
       const realInitial = q.clientInitial({ dcid: crypto.randomBytes(8), scid, crypto: q.clientHello({ scid }), size: 1200 })
-      const reserved = () => (crypto.randomInt(16) << 28 | crypto.randomInt(16) << 20 | crypto.randomInt(16) << 12 | crypto.randomInt(16) << 4 | 0x0a0a0a0a) >>> 0
+      const nibble = () => crypto.randomInt(16)
+      const reserved = () => (nibble() << 28 | nibble() << 20 | nibble() << 12 | nibble() << 4 | 0x0a0a0a0a) >>> 0
       const KINDS = {
         'random bytes, 1 to 1500': () => crypto.randomBytes(1 + crypto.randomInt(1500)),
         'short headers for unknown connections': () => Buffer.concat([Buffer.from([0x40 | crypto.randomInt(0x40)]), crypto.randomBytes(20 + crypto.randomInt(1200))]),
