@@ -1,5 +1,7 @@
 'use strict'
 
+const { generator } = require('../../../shared/verdict')
+
 // The requests of the fuzz test (fuzz.test.js): what a client other than a
 // browser sends a lane or the page server when it is sloppy or hostile, drawn
 // from a seeded generator so a failing run can be repeated exactly (its seed is
@@ -7,17 +9,8 @@
 // many go at once all vary; responses are kept small (sizes ≤ 64 KiB, delays
 // ≤ 100 ms), so the fuzz is about requests, not about moving bytes.
 
-// mulberry32: a small, well-distributed 32-bit generator; → a function giving [0, 1).
-function seededRandom (seed) {
-  let a = seed >>> 0
-  return function () {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// mulberry32, the verdict engine's seeded generator: → a function giving [0, 1).
+const seededRandom = generator
 
 // The draws a generator makes, on one random source.
 function drawer (random) {

@@ -26,7 +26,7 @@
 //   H2BENCH_FUZZ_SEED=N   another seed (default 34); H2BENCH_FUZZ_BURSTS=N bursts per target (default 12)
 const assert = require('node:assert/strict')
 const http = require('node:http')
-const fs = require('node:fs')
+const { watchRss } = require('../../support/rss')
 const { useServers } = require('../../support/servers')
 const { seededRandom, drawer, makeBurst } = require('./fuzz-requests')
 const { h1Burst, h2Burst, h3Burst, ensureH3fuzz, INTERNAL } = require('./fuzz-clients')
@@ -53,23 +53,6 @@ const SHAPES = {
   h1: { maxRequests: 40, maxSockets: 8, maxHeaderBytes: 48 * 1024, run: h1Burst },
   h2: { maxRequests: 100, maxHeaderBytes: 40 * 1024, run: h2Burst },
   h3: { maxRequests: 100, maxHeaderBytes: 48 * 1024, run: h3Burst }
-}
-
-function rssOf (pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024
-  } catch {
-    return 0
-  }
-}
-
-function watchRss (edgePid = null) {
-  const now = () => process.memoryUsage().rss + (edgePid ? rssOf(edgePid) : 0)
-  const start = now()
-  let peak = start
-  const timer = setInterval(() => { peak = Math.max(peak, now()) }, 20)
-  timer.unref()
-  return { stop () { clearInterval(timer); peak = Math.max(peak, now()); return peak - start } }
 }
 
 // The page server's link control as harness/link-session.js makes it, with the

@@ -22,7 +22,7 @@ const http = require('node:http')
 const http2 = require('node:http2')
 const tls = require('node:tls')
 const net = require('node:net')
-const fs = require('node:fs')
+const { watchRss } = require('../../support/rss')
 const { useServers } = require('../../support/servers')
 const { forEachLane } = require('../../support/lanes')
 const { connectRaw, frame, hpackLiteral, RawClient, TYPE, FLAG } = require('../../support/h2-frames')
@@ -32,24 +32,6 @@ const { h3Burst, ensureH3fuzz } = require('./fuzz-clients')
 
 const H2_LANES = LANES.filter(l => l.protocol === 'h2')
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
-
-function rssOf (pid) {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024
-  } catch {
-    return 0
-  }
-}
-
-// Peak RSS of this process (and of `edgePid`, Caddy) above where it was.
-function watchRss (edgePid = null) {
-  const now = () => process.memoryUsage().rss + (edgePid ? rssOf(edgePid) : 0)
-  const start = now()
-  let peak = start
-  const timer = setInterval(() => { peak = Math.max(peak, now()) }, 20)
-  timer.unref()
-  return { stop () { clearInterval(timer); peak = Math.max(peak, now()); return peak - start } }
-}
 
 // One request on an http2 session: → { status, rstCode, closed, ms, bytes } once
 // its stream closed, or { status, open: true } when it had not after `within`.
