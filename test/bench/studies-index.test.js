@@ -9,35 +9,30 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
+const { throwawayRepo } = require('../support/git-repo')
 const { studiesIndex, studyState, historyMissing, main, INDEX } = require('../../bench/studies/studies')
 
 describe('npm run studies -- --write: the index of the studies', () => {
   let root, measured
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim()
-  const write = (file, text) => {
-    fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
-  const commit = (file, text) => {
-    write(file, text)
-    git('add', '-A')
-    git('commit', '-q', '-m', `change ${file}`)
-    return git('rev-parse', '--short', 'HEAD')
-  }
+  // The throw-away repository of the current test (test/support/git-repo.js).
+  let repo
+  const git = (...args) => repo.git(...args)
+  const write = (file, text) => repo.write(file, text)
+  const commit = (file, text) => repo.commit(file, text)
   const study = (h2bench, dir = 'docs/x') =>
     commit(`${dir}/results.json`, JSON.stringify({ environment: { h2bench, command: 'npm run bench -- rest --network link --out /tmp/x' }, results: [] }))
   // The index's row of docs/x.
   const row = () => studiesIndex(root).split('\n').find(l => l.startsWith('| [docs/x]'))
 
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-studies-index-'))
-    git('init', '-q')
+    repo = throwawayRepo()
+    root = repo.root
     commit('server/app.js', '1')
     commit('link/netem.js', '1')
     measured = commit('bench/runner/report-markdown.js', '1')
     study(`0.1.0 ${measured}`)
   })
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
+  afterEach(() => repo.remove())
 
   it('fresh, then names exactly the measuring-path files changed since (committed or not), never the report-only ones nor a later commit', () => {
     const date = git('show', '-s', '--format=%cs', measured)

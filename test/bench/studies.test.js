@@ -5,36 +5,27 @@
 // or when nobody can say which code made it; a change to report-only code is
 // a rebuild, not a rerun. On a throw-away git history.
 const assert = require('node:assert/strict')
-const fs = require('node:fs')
-const os = require('node:os')
-const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const { throwawayRepo } = require('../support/git-repo')
 const { studyState, findStudies, rerunCommand } = require('../../bench/studies/studies')
 const { gitCommit, measuringPathFor, MEASURING_PATH } = require('../../harness/provenance')
 
 describe('npm run studies: which committed study the code has moved past', () => {
   let root
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' }).trim()
-  const write = (file, text) => {
-    fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true })
-    fs.writeFileSync(path.join(root, file), text)
-  }
-  const commit = (file, text) => {
-    write(file, text)
-    git('add', '-A')
-    git('commit', '-q', '-m', `change ${file}`)
-    return git('rev-parse', '--short', 'HEAD')
-  }
+  // The throw-away repository of the current test (test/support/git-repo.js).
+  let repo
+  const git = (...args) => repo.git(...args)
+  const write = (file, text) => repo.write(file, text)
+  const commit = (file, text) => repo.commit(file, text)
   const study = (h2bench, command = 'npm run bench -- rest --network link --out /tmp/study-rest') =>
     commit('docs/study-rest/results.json', JSON.stringify({ environment: { h2bench, command }, results: [] }))
 
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-studies-'))
-    git('init', '-q')
+    repo = throwawayRepo()
+    root = repo.root
     commit('server/app.js', '1')
     commit('bench/runner/report-markdown.js', '1')
   })
-  afterEach(() => fs.rmSync(root, { recursive: true, force: true }))
+  afterEach(() => repo.remove())
 
   it('fresh while only reports, docs and the verdict engine change; stale after a change on the measuring path, naming it', () => {
     const measured = git('rev-parse', '--short', 'HEAD')
