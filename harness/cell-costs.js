@@ -244,7 +244,7 @@ function costMeter (options) {
 }
 
 // What a row records of its runs' meters: their costs summed (a measured field of results.json, so here, on the
-// measuring path, and not with the report's reading of them in bench/runner/costs.js).
+// measuring path, and not with the report's reading of them in bench/report/runner/costs.js).
 // Sums records of costMeter().stop() (runs: how many).
 function sumCosts (records) {
   const list = records.filter(Boolean)

@@ -27,11 +27,11 @@ const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'l
 // (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change
 // uncommitted still names the code that measured.
 const REPORT_ONLY = [
-  'bench/claims', 'bench/kinds/bound-form.js', 'bench/runner/report*.js', 'bench/runner/bounds.js', 'bench/runner/conclusions.js', 'bench/runner/compare-rows.js',
-  'bench/runner/costs.js', 'bench/runner/pairing.js', 'bench/runner/results-schema.js', 'bench/runner/rebuild.js', 'bench/runner/merge.js', 'bench/pairing/report.js', 'bench/chart', 'bench/studies',
-  'bench/soak/soak-trend.js', 'bench/soak/soak-report.js', 'bench/soak/soak-chart.js', 'bench/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/soak/soak-rebuild.js',
-  'bench/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'shared/verdict.js', 'harness/provenance.js',
-  'bench/link-bench/study.js', 'bench/qlog-cost/report.js'
+  'bench/report/claims', 'bench/kinds/bound-form.js', 'bench/report/runner/report*.js', 'bench/report/runner/bounds.js', 'bench/report/runner/conclusions.js', 'bench/report/runner/compare-rows.js',
+  'bench/report/runner/costs.js', 'bench/report/pairing/pairing.js', 'bench/report/runner/results-schema.js', 'bench/report/runner/rebuild.js', 'bench/report/runner/merge.js', 'bench/report/pairing/report.js', 'bench/report/chart', 'bench/report/studies',
+  'bench/report/soak/soak-trend.js', 'bench/report/soak/soak-report.js', 'bench/report/soak/soak-chart.js', 'bench/report/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/report/soak/soak-rebuild.js',
+  'bench/report/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'shared/verdict.js', 'harness/provenance.js',
+  'bench/report/link-bench/study.js', 'bench/report/qlog-cost/report.js'
 ]
 
 // pathspecs of `rooms` less REPORT_ONLY.

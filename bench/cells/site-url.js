@@ -117,7 +117,7 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
 
 async function measureSite ({ entry, cell, url, trust, path0, link, repeats, budgetMs, log, browser, outDir, seeding }) {
   // The shortest round trip a load can meet: the path's (TCP connects from here) and, behind a link, the link's own
-  // (its delays less their jitter, both ways: bench/runner/bounds.js networkNumbers).
+  // (its delays less their jitter, both ways: bench/report/runner/bounds.js networkNumbers).
   const linkRttMs = link ? rttMsOf(link.spec, { min: true }) : 0
   const rtt = path0 ? { ...path0, minMs: +(path0.minMs + linkRttMs).toFixed(3), pathMinMs: path0.minMs, linkMs: linkRttMs } : null
   if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects from here, median ${path0.medianMs} ms${link ? `, plus the link's ${linkRttMs} ms` : ''})`)

@@ -6,7 +6,7 @@
 // tools and counts on every lane (HTTP/3: oha, one QUIC connection of 100
 // streams) through links of 50 … 500 ms RTT; 500 ms is the source's path
 // (load/presets.js says why). Runner: bench/cells/load.js (load/load.js).
-// Its claims: bench/claims/ab-vs-nghttp.js.
+// Its claims: bench/report/claims/ab-vs-nghttp.js.
 const { loadPreset } = require('../../load/presets')
 const { rttMsOfSpec } = require('../../link/spec')
 

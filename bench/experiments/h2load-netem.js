@@ -12,7 +12,7 @@
 // (oha shares one queue of requests between its connections, h2load gives
 // each its share: under loss that alone changes totals); on the clean link
 // oha runs on every HTTP/2 lane, against h2load there: is the HTTP/3 client
-// the bottleneck? Its claims: bench/claims/h2load-netem.js.
+// the bottleneck? Its claims: bench/report/claims/h2load-netem.js.
 const { loadPreset, NETEM_ROWS } = require('../../load/presets')
 
 // The source's workload per protocol, as its table shows it: every row's time
@@ -22,7 +22,7 @@ const { loadPreset, NETEM_ROWS } = require('../../load/presets')
 // -m with --h1). Pipelining must match for an h1 ÷ h3 verdict to mean what the
 // source's did: without it HTTP/1.1 pays a round trip per request, where the
 // source's paid one per connection. Other differences are named
-// (bench/claims/h2load-netem.js reads this).
+// (bench/report/claims/h2load-netem.js reads this).
 const SOURCE_WORKLOAD = {
   'http/1.1': { tool: 'h2load', connections: 100, streams: 1, pipelining: 100, requests: 10000 },
   h3: { tool: 'h2load', connections: 100, streams: 100, pipelining: 1, requests: 10000 }

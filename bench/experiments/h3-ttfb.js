@@ -57,7 +57,7 @@ module.exports = {
   estimateMs: (cell, { lanes }) => lanes * (10 * rttMsOfSpec(cell.link) + 400),
   source: null,
   sourceFigures: SOURCE,
-  // Tables under the main one (bench/runner/report.js).
+  // Tables under the main one (bench/report/runner/report.js).
   extraTables (rows) {
     const cells = cellsOf(rows)
     const lanes = laneOrder(rows)

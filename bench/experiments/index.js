@@ -4,7 +4,7 @@
 // shape: id, title, kind (the kind of cell that measures it), optional lanes
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
 // smokeCells (cells → tiny cells), source (the published table, or null).
-// What it claims is declared apart, in bench/claims/<id>.js (docs/adding-an-experiment.md).
+// What it claims is declared apart, in bench/report/claims/<id>.js (docs/adding-an-experiment.md).
 const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site']
   .map(id => require(`./${id}`))
 

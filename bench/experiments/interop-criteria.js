@@ -3,15 +3,15 @@
 // The QUIC interop runner's pass criteria (interop-cases.js) on our result
 // rows (bench/cells/load.js), its goodput figure beside ours, and HTTP/3
 // against the TCP lanes by the verdict engine (shared/verdict.js through
-// bench/runner/conclusions.js). Rows here: one lane in one scenario, its
+// bench/report/runner/conclusions.js). Rows here: one lane in one scenario, its
 // samples the tool's time of each run that completed (a run of handshakeloss:
 // its 50 handshakes in turn), `failures` the runs that did not.
 const stats = require('../../shared/stats')
 const { productInterval, RULES } = require('../../shared/verdict')
-const { engineVerdict } = require('../runner/conclusions')
-const { compareRows } = require('../runner/compare-rows')
+const { engineVerdict } = require('../report/runner/conclusions')
+const { compareRows } = require('../report/runner/compare-rows')
 const { turnsOf } = require('../cells/load-in-turn')
-const { boundOf } = require('../runner/bounds')
+const { boundOf } = require('../report/runner/bounds')
 const { parseLinkSpec } = require('../../link/spec')
 const { caseByName } = require('./interop-cases')
 
@@ -103,7 +103,7 @@ function caseOfRow (row) {
   }
 }
 
-// The interop runner's criterion of case `c` as a claim's `meets` criterion (bench/claims/forms.js): each lane's
+// The interop runner's criterion of case `c` as a claim's `meets` criterion (bench/report/claims/forms.js): each lane's
 // row judged as above (judge: the case's timeout, its number of connections by the server's ledger, every run;
 // the runner's checks are cited in interop-cases.js: testcase.py, testcases_quic.py, interop.py), on the case as the
 // row ran it. Met when the lane passed, not met when it failed or passed in only some of our runs (mixed), not
@@ -149,7 +149,7 @@ function resultText (row, c) {
   return parts.join('; ')
 }
 
-// The row's lower bound (bench/runner/bounds.js: bytes through the rate and the handshake's round trips), ms.
+// The row's lower bound (bench/report/runner/bounds.js: bytes through the rate and the handshake's round trips), ms.
 function boundMs (row) {
   const b = row && row.load && row.load.command ? boundOf(row, 'load') : null
   return b ? b.ms : null

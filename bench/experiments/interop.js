@@ -8,8 +8,8 @@
 // load tool fetching the case's file (h2load on TCP, oha over QUIC, one
 // connection, one request: load/load.js). The report gives each lane's result
 // beside the case's pass criterion, pass or fail by that criterion
-// (interop-criteria.js), its lower bound (bench/runner/bounds.js) and HTTP/3
-// against each TCP lane by the verdict engine. Its claims: bench/claims/interop.js.
+// (interop-criteria.js), its lower bound (bench/report/runner/bounds.js) and HTTP/3
+// against each TCP lane by the verdict engine. Its claims: bench/report/claims/interop.js.
 //
 // h2n is left out by default: a third TCP lane on the same kernel as h1 and h2
 // adds a fifth to the longest cases and nothing about the network (--lanes

@@ -1,6 +1,6 @@
 'use strict'
 
-// What every kind's lower bound (its bound(row); the model: bench/runner/bounds.js) is made
+// What every kind's lower bound (its bound(row); the model: bench/report/runner/bounds.js) is made
 // of, whatever the kind: the numbers of a row's network, the bytes a response costs on it,
 // and the general form
 //   max( one round + every byte through the bottleneck,

@@ -18,7 +18,7 @@
 //     estimateMs(entry, { lanes, bytesPerMs }) → ms of one repeat | null (null: its experiments give their own;
 //                           an experiment's own always wins: bench/runner/budget.js estimateCellMs)
 //     bound(row) → its lower bound { ms, latencyMs, bandwidthMs, rounds, rttMs, downBitsPerSecond, bytes } | null
-//                           (bench/runner/bounds.js boundOf; the general form: bound-form.js)
+//                           (bench/report/runner/bounds.js boundOf; the general form: bound-form.js)
 //     preflight?(cells)     before any browser starts, with the run's cells of this kind (site-url: reachable)
 //   }
 // The runner (bench/runner/run.js, plan.js) knows no kind by name: it asks these.

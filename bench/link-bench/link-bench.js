@@ -22,7 +22,7 @@ const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
 const { summarise } = require('./report')
 const { EFFECTS, effectsPlan, pickEffects } = require('./effects')
-const { TOOL, commandLine, formatRecord, readStudy, writeStudy } = require('./study')
+const { TOOL, commandLine, formatRecord, readStudy, writeStudy } = require('../report/link-bench/study')
 
 const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
 const GOALS = { maxMbps: 200, addedP99Ms: 1 }

@@ -8,7 +8,7 @@
 // ratio h1 ÷ h3 of the two runs' times; its spread is the standard deviation of
 // ln(ratio) (0.10: about ±10 %), and the report says the ratio of the two
 // spreads, with the paired run's own within-seed/across-seed split
-// (bench/runner/pairing.js). The tools are h2bench load's, the code path of
+// (bench/report/pairing/pairing.js). The tools are h2bench load's, the code path of
 // the runner's h2load-netem cells (load/load.js).
 //   npm run bench:pairing -- [--link quic-loss] [--repeats 10] [--seed n] [--out dir]
 const fs = require('node:fs')
@@ -22,8 +22,8 @@ const { UsageError } = require('../../common/errors')
 const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
-const { pairingOf } = require('../runner/pairing')
-const { report, spreadOf } = require('./report')
+const { pairingOf } = require('../report/pairing/pairing')
+const { report, spreadOf } = require('../report/pairing/report')
 
 const HELP = `Usage: npm run bench:pairing -- [--link spec] [--repeats n] [--seed n] [--out dir]
 

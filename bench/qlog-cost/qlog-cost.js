@@ -15,7 +15,7 @@ const { quantile } = require('../../shared/stats')
 const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { usage } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
-const { TOOL, commandLine, formatQlogCost, readStudy, writeStudy } = require('./report')
+const { TOOL, commandLine, formatQlogCost, readStudy, writeStudy } = require('../report/qlog-cost/report')
 
 const WORKLOADS = [
   { label: '20 × 1 MiB, 4 streams', requests: 20, size: 1048576, streams: 4 },

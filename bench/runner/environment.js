@@ -39,7 +39,7 @@ function environmentOf ({
     ...(lanesAt ? { lanesAt } : {}),
     // The site experiment: the pages measured, the protocols forced, the CA trusted (--url, --protocols, --ca).
     ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null } } : {}),
-    // The machine; with --shard, which share of the plan's cells this run measured (bench/runner/merge.js joins them).
+    // The machine; with --shard, which share of the plan's cells this run measured (bench/report/runner/merge.js joins them).
     machine: os.hostname(),
     ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),
     ...(edge || edgeEnvironment(null))

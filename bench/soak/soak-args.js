@@ -4,7 +4,7 @@
 const { UsageError } = require('../../common/errors')
 const { parseArgs } = require('node:util')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
-const { RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('./soak-trend')
+const { RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('../report/soak/soak-trend')
 const { EDGE_UPSTREAM_CONNS } = require('../../server/edge/caddy')
 const { WORKLOADS } = require('./soak-workload')
 

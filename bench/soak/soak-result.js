@@ -4,8 +4,8 @@
 // samples, buckets and runs, the totals and failures, the trend and the
 // verdict.
 const { environmentRecord } = require('../../harness/provenance')
-const { judgeSoak, tolerances } = require('./soak-trend')
-const { buckets } = require('./soak-buckets')
+const { judgeSoak, tolerances } = require('../report/soak/soak-trend')
+const { buckets } = require('../report/soak/soak-buckets')
 const { WORKLOADS, RUN_TIMEOUT_MS } = require('./soak-workload')
 const { browserFailedCount, compareObservers } = require('./soak-samples')
 

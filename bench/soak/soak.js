@@ -3,7 +3,7 @@
 // npm run soak: mixed page batches against every lane, continuously, in
 // headless Chromium, while the server (its own process, bench/soak/soak-server.js)
 // reports its RSS, open fds and event-loop delay; ends with a verdict: RSS and
-// fds flat after the warm-up (bench/soak/soak-trend.js), zero failed requests.
+// fds flat after the warm-up (bench/report/soak/soak-trend.js), zero failed requests.
 // Its command line: soak-args.js; one run: soak-run.js (the load:
 // soak-workload.js; the samples: soak-samples.js; the result:
 // soak-result.js); what it prints and writes: soak-report.js; --from, a
@@ -14,8 +14,8 @@ const { signalExitCode } = require('../../common/cli')
 const { WORKLOADS } = require('./soak-workload')
 const { soak } = require('./soak-run')
 const { SIGNALS } = require('./soak-result')
-const { formatReport, writeOutputs } = require('./soak-report')
-const { rebuildSoak } = require('./soak-rebuild')
+const { formatReport, writeOutputs } = require('../report/soak/soak-report')
+const { rebuildSoak } = require('../report/soak/soak-rebuild')
 
 // The report (stdout, or stderr with --json and the result on stdout), and
 // the files when --out names a directory.

@@ -1,14 +1,14 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { boundOf, closeness, restLinkBytes, HEADER_BYTES, WIRE } = require('../../bench/runner/bounds')
+const { boundOf, closeness, restLinkBytes, HEADER_BYTES, WIRE } = require('../../bench/report/runner/bounds')
 
 const page = (lane, extra = {}) => ({
   experiment: 'network', network: 'link', preset: 'Regular 3G', lane, mode: null, protocol: lane === 'h1' ? 'http/1.1' : 'h2',
   params: { requests: 30, assets: null, sizeBytes: 102400, sizeMB: 0.098, delayMs: 10 }, samples: [1], median: 40000, ...extra
 })
 
-// The physical lower bound the report puts beside every cell (bench/runner/bounds.js).
+// The physical lower bound the report puts beside every cell (bench/report/runner/bounds.js).
 describe('physical lower bound of a cell', () => {
   it('HTTP/2 on Regular 3G: one round, then every byte through 768 kbit/s', () => {
     const b = boundOf(page('h2n'), 'page')
@@ -151,7 +151,7 @@ describe('a cell measured below its bound is an instrument error', () => {
   })
 
   it('the report lists it above the verdicts and says INSTRUMENT ERROR in the bounds table, never a percentage over 100', () => {
-    const { toMarkdown } = require('../../bench/runner/report-markdown')
+    const { toMarkdown } = require('../../bench/report/runner/report-markdown')
     const experiment = {
       id: 'constructed', title: 'a constructed cell', kind: 'page', sweep: { param: 'requests', label: 'requests' },
       cells: [{ requests: 1 }], source: null, conclusions: []

@@ -1,14 +1,14 @@
 'use strict'
 
-// Claims as data (bench/claims/): each form on constructed rows, the one
+// Claims as data (bench/report/claims/): each form on constructed rows, the one
 // status rule, the generated sentence, and no status word or threshold of
 // an experiment's own.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, meets, all, FORMS } = require('../../bench/claims/forms')
-const { judge, statusOf, STATUS_WORDS, RULE_TEXT } = require('../../bench/claims/judge')
-const { claimsOf } = require('../../bench/claims')
+const { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, meets, all, FORMS } = require('../../bench/report/claims/forms')
+const { judge, statusOf, STATUS_WORDS, RULE_TEXT } = require('../../bench/report/claims/judge')
+const { claimsOf } = require('../../bench/report/claims')
 const { EXPERIMENTS } = require('../../bench/experiments')
 
 // Five runs around `median` ms, tight (±1 %), in no trend.
@@ -164,22 +164,22 @@ describe('claims: the forms, judged by one rule', () => {
 describe('claims: every experiment declares its conclusions as claims, and writes no status of its own', () => {
   const ROOT = path.join(__dirname, '..', '..')
   const files = dir => fs.readdirSync(path.join(ROOT, dir)).filter(f => f.endsWith('.js')).map(f => path.join(dir, f))
-  // A status word as a string literal: what only bench/claims/judge.js may write.
+  // A status word as a string literal: what only bench/report/claims/judge.js may write.
   const literal = new RegExp(`['"\`](${STATUS_WORDS.join('|')}|cannot be reproduced[^'"\`]*)['"\`]`)
 
-  for (const file of [...files('bench/experiments'), ...files('bench/claims').filter(f => !f.endsWith('judge.js'))]) {
+  for (const file of [...files('bench/experiments'), ...files('bench/report/claims').filter(f => !f.endsWith('judge.js'))]) {
     it(`${file} holds no status literal`, () => {
       const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n')
       const found = lines.map((l, i) => literal.test(l) ? `${i + 1}: ${l.trim()}` : null).filter(Boolean)
-      assert.deepEqual(found, [], `${file} writes a status word of its own; declare a claim (bench/claims/forms.js) and let judge.js decide`)
+      assert.deepEqual(found, [], `${file} writes a status word of its own; declare a claim (bench/report/claims/forms.js) and let judge.js decide`)
     })
   }
 
-  it('every experiment has claims in bench/claims/, and none keeps a check() of its own', () => {
+  it('every experiment has claims in bench/report/claims/, and none keeps a check() of its own', () => {
     for (const e of EXPERIMENTS) {
       assert.ok(!e.conclusions, `${e.id} still has conclusions with a check() of its own`)
       const claims = claimsOf(e.id)
-      assert.ok(Array.isArray(claims) && claims.length >= 1, `${e.id}: no claims in bench/claims/${e.id}.js`)
+      assert.ok(Array.isArray(claims) && claims.length >= 1, `${e.id}: no claims in bench/report/claims/${e.id}.js`)
       for (const c of claims) assert.ok(FORMS.includes(c.form), `${e.id}: ${c.text}`)
     }
   })

@@ -1,9 +1,9 @@
 'use strict'
 
-// The dominant cost of a cell, from what its runs measured (bench/runner/costs.js),
+// The dominant cost of a cell, from what its runs measured (bench/report/runner/costs.js),
 // on constructed records whose truth is known.
 const assert = require('node:assert/strict')
-const { dominantCost } = require('../../bench/runner/costs')
+const { dominantCost } = require('../../bench/report/runner/costs')
 const { sumCosts } = require('../../harness/cell-costs')
 
 const record = (extra = {}) => ({
@@ -165,7 +165,7 @@ describe('the measured dominant cost of a cell', () => {
 
 describe('the report lists the cells the machine\'s CPU shaped, above the verdicts', () => {
   it('names each with its measured cost; a cell the link shaped is not listed', () => {
-    const { toMarkdown } = require('../../bench/runner/report-markdown')
+    const { toMarkdown } = require('../../bench/report/runner/report-markdown')
     const experiment = { id: 'constructed', title: 'constructed cells', kind: 'page', sweep: { param: 'requests', label: 'requests' }, cells: [{ requests: 10 }], source: null, conclusions: [] }
     const base = { experiment: 'constructed', cell: 0, params: { requests: 10, assets: null, sizeBytes: 1000, sizeMB: 0, delayMs: 0 }, preset: 'x', mode: null, protocol: 'h2', network: 'link', linkSpec: 'rtt=10ms,down=10mbit', samples: [500, 510, 520], median: 510, q1: 500, q3: 520, failures: 0, repeatsAsked: 3, repeatsGot: 3, note: null, baseline: null, ratioToBaseline: null, browser: 'chromium' }
     const rows = [

@@ -1,13 +1,13 @@
 'use strict'
 
-// The HTTP/3 experiments' claims (bench/claims/h3-pages.js, h3-ttfb.js, h3-hol.js, h3-cc.js), each on
+// The HTTP/3 experiments' claims (bench/report/claims/h3-pages.js, h3-ttfb.js, h3-hol.js, h3-cc.js), each on
 // constructed rows: a case for it, one against it, one not measured; h3 always against h2e in the same state.
 const assert = require('node:assert/strict')
 const { row: resultRow } = require('../../bench/cells/helpers')
 const { experimentById } = require('../../bench/experiments')
-const { claimsOf } = require('../../bench/claims')
-const { judge } = require('../../bench/claims/judge')
-const { verdicts } = require('../../bench/runner/report-verdicts')
+const { claimsOf } = require('../../bench/report/claims')
+const { judge } = require('../../bench/report/claims/judge')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
 
 // Five runs around `median` ms, tight (±1 %), in no trend.
 const runs = median => [1, -1, 0.5, -0.5, 0].map(d => median * (1 + d / 100))

@@ -4,13 +4,13 @@ const assert = require('node:assert/strict')
 const { experimentById, expand } = require('../../bench/experiments')
 const { CASES, specOf, smokeOf, gemodelFor, criterionOf, MiB, KiB } = require('../../bench/experiments/interop-cases')
 const { judge, judgement, interopFigure, ourFigure, resultText, handshakesOf, h3Against, boundMs, caseOfRow, runnerCriterion } = require('../../bench/experiments/interop-criteria')
-const { verdicts } = require('../../bench/runner/report-verdicts')
-const { claimsOf } = require('../../bench/claims')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
+const { claimsOf } = require('../../bench/report/claims')
 const { turnSeed, mergeInTurn } = require('../../bench/cells/load-in-turn')
-const { loadWorkload } = require('../../bench/runner/compare-rows')
+const { loadWorkload } = require('../../bench/report/runner/compare-rows')
 const { turnsOf } = require('../../bench/cells/load-in-turn')
-const { boundOf, WIRE } = require('../../bench/runner/bounds')
-const { validateResults } = require('../../bench/runner/results-schema')
+const { boundOf, WIRE } = require('../../bench/report/runner/bounds')
+const { validateResults } = require('../../bench/report/runner/results-schema')
 const { parseLinkSpec } = require('../../link/spec')
 const { gemodelMeans } = require('../../link/spec-values')
 const { generator } = require('../../shared/verdict')
@@ -218,7 +218,7 @@ describe('interop: the interop runner\'s pass criteria on our rows', () => {
 
 describe('interop: claims and the report', () => {
   const lanes = (preset, ms, extra = {}) => ['h1', 'h2', 'h2e', 'h3'].map(lane => row({ preset, lane, ms: [ms[lane]], ...(extra[lane] || {}) }))
-  // The claim whose text starts with `text`, judged as the report judges it (bench/claims/interop.js).
+  // The claim whose text starts with `text`, judged as the report judges it (bench/report/claims/interop.js).
   const check = (text, rows) => verdicts(e, rows).find(c => c.text.startsWith(text))
 
   it('the interop runner\'s criterion as a claim\'s meets criterion: met, not met (failed or mixed), not measured (not run); the case as the row ran it', () => {

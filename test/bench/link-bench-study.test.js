@@ -1,6 +1,6 @@
 'use strict'
 
-// npm run bench:link as a study (bench/link-bench/study.js): --out's
+// npm run bench:link as a study (bench/report/link-bench/study.js): --out's
 // results.json names the command, the code and the date; --from writes the
 // same report again from it without measuring; a record --save wrote before
 // --out existed converts to one; its measuring path is its own.
@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { runNode } = require('../support/run-node')
 const { parseOptions, commandOf, environmentOf } = require('../../bench/link-bench/link-bench')
-const { studyRecord, reportMarkdown, writeStudy } = require('../../bench/link-bench/study')
+const { studyRecord, reportMarkdown, writeStudy } = require('../../bench/report/link-bench/study')
 const { measuringPathFor, MEASURING_PATH } = require('../../harness/provenance')
 
 const { version } = require('../../package.json')
@@ -107,7 +107,7 @@ describe('npm run bench:link as a study (--out, --from)', () => {
     assert.notDeepEqual(spec, MEASURING_PATH)
     for (const room of ['bin/h2bench-link-bench.js', 'bench/link-bench', 'link', 'harness']) assert.ok(spec.includes(room), room)
     for (const room of ['load', 'bench/runner', 'bin/h2bench-run.js']) assert.ok(!spec.includes(room), room)
-    assert.ok(spec.includes(':(exclude)bench/link-bench/study.js'))
+    assert.ok(spec.includes(':(exclude)bench/report/link-bench/study.js'))
     assert.ok(spec.includes(':(exclude)bench/link-bench/link-screenshots.js'))
   })
 })

@@ -1,12 +1,12 @@
 'use strict'
 
-// The claims of the command-line experiments (bench/claims/h2load-netem.js, ab-vs-nghttp.js, interop.js) on
-// constructed rows, judged as the report judges them (bench/runner/report-verdicts.js): per claim a case that
+// The claims of the command-line experiments (bench/report/claims/h2load-netem.js, ab-vs-nghttp.js, interop.js) on
+// constructed rows, judged as the report judges them (bench/report/runner/report-verdicts.js): per claim a case that
 // holds, one that does not, and one not measured.
 const assert = require('node:assert/strict')
 const stats = require('../../shared/stats')
 const { experimentById } = require('../../bench/experiments')
-const { verdicts } = require('../../bench/runner/report-verdicts')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
 const { CASES, specOf } = require('../../bench/experiments/interop-cases')
 const { NETEM_ROWS } = require('../../load/presets')
 

@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
-const { verdicts } = require('../../bench/runner/report-verdicts')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
 
 // Rows as bench/cells/load.js makes them, reduced to what the verdicts read.
 // One time stands for five runs around it (the verdict engine needs 5 good runs a side); its median stays.
@@ -25,7 +25,7 @@ function row ({ id = 'h2load-netem', lane, preset, mode = null, ms = [], failure
     load: { reqPerSec: null, connections: null, requestsPerConnection: null, ...load }
   }
 }
-// The claim whose text starts with `text`, judged as the report judges it (bench/claims/<id>.js, bench/claims/judge.js).
+// The claim whose text starts with `text`, judged as the report judges it (bench/report/claims/<id>.js, bench/report/claims/judge.js).
 const check = (id, text, rows) => verdicts(experimentById(id), rows).find(c => c.text.startsWith(text))
 
 describe('runner: verdicts of the load experiments', () => {

@@ -1,11 +1,11 @@
 'use strict'
 
 // npm run bench -- merge: shards of one study joined into one run's results
-// (bench/runner/merge.js), on fabricated rows; the real command's shards in
+// (bench/report/runner/merge.js), on fabricated rows; the real command's shards in
 // test/bench/slow/runner-shard.test.js.
 const assert = require('node:assert/strict')
-const { mergeShards, commandOf } = require('../../bench/runner/merge')
-const { validateResults } = require('../../bench/runner/results-schema')
+const { mergeShards, commandOf } = require('../../bench/report/runner/merge')
+const { validateResults } = require('../../bench/report/runner/results-schema')
 const { parseRunArgs } = require('../../bench/runner/run-args')
 const { fabricate, around } = require('../support/result-rows')
 

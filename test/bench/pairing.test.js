@@ -1,9 +1,9 @@
 'use strict'
 
-// What pairing the link's seeds saves (bench/runner/pairing.js), on constructed rows whose truth is known.
+// What pairing the link's seeds saves (bench/report/pairing/pairing.js), on constructed rows whose truth is known.
 const assert = require('node:assert/strict')
-const { pairingOf, randomEffects } = require('../../bench/runner/pairing')
-const { pairingTable } = require('../../bench/runner/report-tables')
+const { pairingOf, randomEffects } = require('../../bench/report/pairing/pairing')
+const { pairingTable } = require('../../bench/report/runner/report-tables')
 
 describe('pairing: the spread of the per-repeat ratio within a seed and across seeds', () => {
   // A seed's drops slow both lanes alike (×effect); each run adds a little noise of its own.

@@ -1,12 +1,12 @@
 'use strict'
 
 // The guides' study figures (README.md and docs/*.md) are taken from the committed reports
-// (bench/studies/readme-figures.js): on constructed files where the truth is known, and on the real guides.
+// (bench/report/studies/readme-figures.js): on constructed files where the truth is known, and on the real guides.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { checkReadme, checkGuides, figuresOf, guidesOf, regionsOf } = require('../../bench/studies/readme-figures')
+const { checkReadme, checkGuides, figuresOf, guidesOf, regionsOf } = require('../../bench/report/studies/readme-figures')
 
 const ROOT = path.join(__dirname, '..', '..')
 

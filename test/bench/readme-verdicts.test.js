@@ -1,11 +1,11 @@
 'use strict'
 
 // The guides' verdicts regions (README.md and docs/*.md) are generated from the reports
-// (bench/studies/readme-verdicts.js): regenerating them must give every guide as committed.
+// (bench/report/studies/readme-verdicts.js): regenerating them must give every guide as committed.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { verdictsOf, rewriteReadme, rewriteGuides } = require('../../bench/studies/readme-verdicts')
+const { verdictsOf, rewriteReadme, rewriteGuides } = require('../../bench/report/studies/readme-verdicts')
 
 const ROOT = path.join(__dirname, '..', '..')
 

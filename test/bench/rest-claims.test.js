@@ -1,10 +1,10 @@
 'use strict'
 
-// The claims of the rest experiment (bench/claims/rest.js, seed 001), each on
+// The claims of the rest experiment (bench/report/claims/rest.js, seed 001), each on
 // constructed rows: a case for it, one against it, one not measured.
 const assert = require('node:assert/strict')
-const { judge } = require('../../bench/claims/judge')
-const { claimsOf } = require('../../bench/claims')
+const { judge } = require('../../bench/report/claims/judge')
+const { claimsOf } = require('../../bench/report/claims')
 const stats = require('../../shared/stats')
 
 const CLAIMS = claimsOf('rest')

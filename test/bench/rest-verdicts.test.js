@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
-const { verdicts } = require('../../bench/runner/report-verdicts')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
 
 // Rows as bench/cells/rest.js makes them, reduced to what the verdicts read.
 // One time stands for five visits around it (the verdict engine needs 5 good runs a side); its median stays.
@@ -27,7 +27,7 @@ function row ({ lane, mode, ms = [], cell = 0, items = 25, browser = 'chromium',
     rest: { scenario: `${lane}-${mode}`, items, visits: ms.length, requests: 26, network: 26, cache: 0, revalidated: 0, serverRequests: 26, pushed: 0, cacheExpected: 0, unproven: 0, untimed: 0, ...rest }
   }
 }
-// The verdict of the claim whose text starts with `text`, as the report gives it (bench/claims/rest.js, judged by bench/claims/judge.js).
+// The verdict of the claim whose text starts with `text`, as the report gives it (bench/report/claims/rest.js, judged by bench/report/claims/judge.js).
 const check = (text, rows) => verdicts(experimentById('rest'), rows).find(v => v.text.startsWith(text))
 
 describe('runner: verdicts of the rest experiment (seed 001)', () => {

@@ -2,14 +2,14 @@
 
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
-const { verdicts } = require('../../bench/runner/report-verdicts')
+const { verdicts } = require('../../bench/report/runner/report-verdicts')
 const { fabricate, around } = require('../support/result-rows')
 
 const s = x => around(x * 1000) // seconds → samples in ms
 const verdictsOf = (id, rows) => verdicts(experimentById(id), rows)
 const SOURCE = id => experimentById(id).source
 
-describe('runner: the source\'s conclusions as claims, judged by the one rule (bench/claims/)', () => {
+describe('runner: the source\'s conclusions as claims, judged by the one rule (bench/report/claims/)', () => {
   describe('delay', () => {
     it('reproduced when h1 grows with delay and h2 stays flat, with the figures and the engine\'s verdict per part', () => {
       const rows = fabricate('delay', { h1: SOURCE('delay').h1.map(s), h2: [0.48, 0.5, 0.49, 0.48, 0.48].map(s) })

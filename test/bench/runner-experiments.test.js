@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { claimsOf } = require('../../bench/claims')
+const { claimsOf } = require('../../bench/report/claims')
 const { EXPERIMENTS, expand, select, experimentById } = require('../../bench/experiments')
 const { presetByName } = require('../../link/devtools-presets')
 const { parseSize } = require('../../server/payload')

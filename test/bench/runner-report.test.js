@@ -1,13 +1,13 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { claimsOf } = require('../../bench/claims')
+const { claimsOf } = require('../../bench/report/claims')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { toMarkdown, toHtml, toCsv, svgChart, writeOutputs, CSV_COLUMNS } = require('../../bench/runner/report')
+const { toMarkdown, toHtml, toCsv, svgChart, writeOutputs, CSV_COLUMNS } = require('../../bench/report/runner/report')
 const { select, experimentById } = require('../../bench/experiments')
-const { validateResults } = require('../../bench/runner/results-schema')
+const { validateResults } = require('../../bench/report/runner/results-schema')
 const { fabricate, around } = require('../support/result-rows')
 
 const s = x => around(x * 1000)

@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { analyze, verdict, judgeSoak, poolBoundOf, linearFit, warmupSeconds, RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('../../bench/soak/soak-trend')
+const { analyze, verdict, judgeSoak, poolBoundOf, linearFit, warmupSeconds, RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('../../bench/report/soak/soak-trend')
 const { EDGE_UPSTREAM_CONNS } = require('../../server/edge/caddy')
 
 // A made-up soak: a sample every `every` s for `minutes`, RSS and fds from
@@ -16,7 +16,7 @@ function series ({ minutes = 30, every = 5, rss, fds = () => 30 }) {
 
 const judge = (samples, minutes = 30) => analyze(samples, { durationSeconds: minutes * 60 })
 
-describe('soak trend (bench/soak/soak-trend.js)', () => {
+describe('soak trend (bench/report/soak/soak-trend.js)', () => {
   it('fits a least-squares line exactly through points on a line', () => {
     const fit = linearFit([0, 1, 2, 3], [5, 7, 9, 11])
     assert.equal(fit.slope, 2)

@@ -11,7 +11,7 @@
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { findStudies, historyMissing, studiesIndex, INDEX } = require('../../bench/studies/studies')
+const { findStudies, historyMissing, studiesIndex, INDEX } = require('../../bench/report/studies/studies')
 
 const ROOT = path.join(__dirname, '..', '..')
 

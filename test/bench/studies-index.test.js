@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { throwawayRepo } = require('../support/git-repo')
-const { studiesIndex, studyState, historyMissing, main, INDEX } = require('../../bench/studies/studies')
+const { studiesIndex, studyState, historyMissing, main, INDEX } = require('../../bench/report/studies/studies')
 
 describe('npm run studies -- --write: the index of the studies', () => {
   let root, measured
@@ -29,7 +29,7 @@ describe('npm run studies -- --write: the index of the studies', () => {
     root = repo.root
     commit('server/app.js', '1')
     commit('link/netem.js', '1')
-    measured = commit('bench/runner/report-markdown.js', '1')
+    measured = commit('bench/report/runner/report-markdown.js', '1')
     study(`0.1.0 ${measured}`)
   })
   afterEach(() => repo.remove())
@@ -37,10 +37,10 @@ describe('npm run studies -- --write: the index of the studies', () => {
   it('fresh, then names exactly the measuring-path files changed since (committed or not), never the report-only ones nor a later commit', () => {
     const date = git('show', '-s', '--format=%cs', measured)
     assert.equal(row(), `| [docs/x](x/) | \`npm run bench -- rest --network link --out docs/x\` | ${measured} | ${date} | fresh |`)
-    const later = [commit('server/app.js', '2'), commit('bench/runner/report-markdown.js', '2'), commit('README.md', 'words')]
+    const later = [commit('server/app.js', '2'), commit('bench/report/runner/report-markdown.js', '2'), commit('README.md', 'words')]
     assert.equal(row(), `| [docs/x](x/) | \`npm run bench -- rest --network link --out docs/x\` | ${measured} | ${date} | the measuring path moved since: \`server/app.js\` |`)
     write('link/netem.js', 'edited, not committed')
-    write('bench/runner/report-markdown.js', 'edited, not committed')
+    write('bench/report/runner/report-markdown.js', 'edited, not committed')
     assert.match(row(), /\| the measuring path moved since: `link\/netem\.js`, `server\/app\.js` \|$/)
     for (const c of later) assert.ok(!studiesIndex(root).includes(c), `the index names no commit made after the study (${c})`)
     // Put back as measured: fresh again, though commits since touched the path.

@@ -1,12 +1,12 @@
 'use strict'
 
-// npm run studies (bench/studies/studies.js): a committed study is stale when
+// npm run studies (bench/report/studies/studies.js): a committed study is stale when
 // the code a measurement runs changed after the commit it was measured with,
 // or when nobody can say which code made it; a change to report-only code is
 // a rebuild, not a rerun. On a throw-away git history.
 const assert = require('node:assert/strict')
 const { throwawayRepo } = require('../support/git-repo')
-const { studyState, findStudies, rerunCommand } = require('../../bench/studies/studies')
+const { studyState, findStudies, rerunCommand } = require('../../bench/report/studies/studies')
 const { gitCommit, measuringPathFor, MEASURING_PATH } = require('../../harness/provenance')
 
 describe('npm run studies: which committed study the code has moved past', () => {
@@ -23,14 +23,14 @@ describe('npm run studies: which committed study the code has moved past', () =>
     repo = throwawayRepo()
     root = repo.root
     commit('server/app.js', '1')
-    commit('bench/runner/report-markdown.js', '1')
+    commit('bench/report/runner/report-markdown.js', '1')
   })
   afterEach(() => repo.remove())
 
   it('fresh while only reports, docs and the verdict engine change; stale after a change on the measuring path, naming it', () => {
     const measured = git('rev-parse', '--short', 'HEAD')
     study(`0.1.0 ${measured}`)
-    commit('bench/runner/report-markdown.js', '2')
+    commit('bench/report/runner/report-markdown.js', '2')
     commit('shared/verdict.js', '2')
     commit('README.md', 'words')
     assert.deepEqual(findStudies(root), ['docs/study-rest/results.json'])
@@ -55,7 +55,7 @@ describe('npm run studies: which committed study the code has moved past', () =>
   it('a run records its commit as measured with uncommitted changes only when the measuring path has them, naming the files', () => {
     const head = git('rev-parse', '--short', 'HEAD')
     assert.equal(gitCommit({ root }), head)
-    write('bench/runner/report-markdown.js', 'edited')
+    write('bench/report/runner/report-markdown.js', 'edited')
     write('README.md', 'edited')
     write('test/x.test.js', 'new')
     assert.equal(gitCommit({ root }), head, 'report-only code, docs and tests are not measured')

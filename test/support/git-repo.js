@@ -1,6 +1,6 @@
 'use strict'
 
-// A throw-away git repository for the tests of what reads the history (bench/studies/):
+// A throw-away git repository for the tests of what reads the history (bench/report/studies/):
 // → { root, git(...args), write(file, text), commit(file, text) → the new commit's short hash, remove() }.
 const fs = require('node:fs')
 const os = require('node:os')

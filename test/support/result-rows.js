@@ -5,7 +5,7 @@
 const stats = require('../../shared/stats')
 const { row } = require('../../bench/cells/helpers')
 const { experimentById } = require('../../bench/experiments')
-const { withRatios } = require('../../bench/runner/conclusions')
+const { withRatios } = require('../../bench/report/runner/conclusions')
 
 // rows(id, { lane (or 'lane mode'): [samples per cell …] }, { asked, notes })
 // → rows of experiment `id` with those samples (ms), ratios filled in.

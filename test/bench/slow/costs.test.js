@@ -9,8 +9,8 @@
 const assert = require('node:assert/strict')
 const { openNetwork } = require('../../../bench/runner/network')
 const { runPageCell } = require('../../../bench/cells/page')
-const { dominantCost, timedMsOf } = require('../../../bench/runner/costs')
-const { boundOf } = require('../../../bench/runner/bounds')
+const { dominantCost, timedMsOf } = require('../../../bench/report/runner/costs')
+const { boundOf } = require('../../../bench/report/runner/bounds')
 const { unavailableReason } = require('../../../link/namespace')
 const { runLoadCell } = require('../../../bench/cells/load')
 const { runSitePageCell } = require('../../../bench/cells/site-page')
@@ -73,7 +73,7 @@ describe('the measured dominant cost of real cells', function () {
     it('a bulk transfer through 4 Mbit/s: bandwidth, the downlink busy most of the time', async () => {
       const { row, cost } = await measure('link', { requests: 2, size: '512kb', link: 'rtt=10ms,down=4mbit,queue=100' })
       assert.equal(row.samples.length, 2, row.note)
-      // At 85 % of its bandwidth bound or more a cell is bandwidth-bound, whatever its CPU did (bench/runner/costs.js).
+      // At 85 % of its bandwidth bound or more a cell is bandwidth-bound, whatever its CPU did (bench/report/runner/costs.js).
       assert.match(cost.dominant, /^bandwidth-bound: the bound's [\d.]+ s a run at the network's rate is (8[5-9]|9\d|1\d\d) % of the time/, JSON.stringify(row.costs))
       // Physics: at least the body bytes crossed the downlink each run.
       assert.ok(row.costs.link.down.bytes >= 2 * 2 * 512 * 1024, JSON.stringify(row.costs.link))

@@ -4,7 +4,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../../bench/runner/results-schema')
+const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { unavailableReason } = require('../../../link/namespace')
 const { runNode } = require('../../support/run-node')
 

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { validateResults } = require('../../../bench/runner/results-schema')
+const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { runNode } = require('../../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')

@@ -1,0 +1,108 @@
+'use strict'
+
+// npm run bench:qlog-cost's figures as text, and as a study: results.json
+// (what a run returns: its environment names the command, the code, the
+// machine and the date; each workload's figures and every pair's runs) and
+// report.md, written from that record alone, so that
+//   npm run bench:qlog-cost -- --from <dir>/results.json --out <dir>
+// writes the report again without measuring. Report-only:
+// harness/provenance.js REPORT_ONLY.
+const fs = require('node:fs')
+const path = require('node:path')
+const { UsageError } = require('../../../common/errors')
+
+const TOOL = 'h2bench qlog cost'
+
+// `npm run bench:qlog-cost -- …` for the arguments as run.
+const commandLine = argv => `npm run bench:qlog-cost${argv.length ? ` -- ${argv.join(' ')}` : ''}`
+
+// What a run prints: the settings, the machine and a line a workload.
+function formatQlogCost ({ environment, repeats, workloads }) {
+  const lines = [
+    `h2bench qlog cost: the h3 lane (Caddy) with its qlog on and off, in turn, ${repeats} pair${repeats === 1 ? '' : 's'} per workload, oha on loopback`,
+    `System: Node ${environment.node}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`,
+    ''
+  ]
+  for (const w of workloads) {
+    const range = r => r.min === r.max ? '' : ` (pairs ${r.min.toFixed(2)}–${r.max.toFixed(2)}×)`
+    lines.push(`${w.label}: time ${(w.timeMs.off / 1000).toFixed(3)} s off, ${(w.timeMs.on / 1000).toFixed(3)} s on: on ÷ off ${w.time.median.toFixed(2)}×${range(w.time)}; ` +
+      `Caddy and the app's CPU ${(w.serverCpuMs.off / 1000).toFixed(2)} s off, ${(w.serverCpuMs.on / 1000).toFixed(2)} s on: ${w.serverCpu.median.toFixed(2)}×${range(w.serverCpu)}; ` +
+      `qlog ${(w.qlogBytesPerRun / 1e6).toFixed(1)} MB a run`)
+  }
+  return lines.join('\n')
+}
+
+const ratio = (on, off) => off > 0 ? (on / off).toFixed(2) : '–'
+
+// Every pair of every workload, as the run measured it (a record without them: none).
+function pairsTable (runs = []) {
+  const rows = runs.flatMap(w => w.pairs.map((p, i) => [
+    w.label, i + 1, i % 2 ? 'on' : 'off',
+    (p.off.totalMs / 1000).toFixed(3), (p.on.totalMs / 1000).toFixed(3), ratio(p.on.totalMs, p.off.totalMs),
+    (p.off.serverCpuMs / 1000).toFixed(2), (p.on.serverCpuMs / 1000).toFixed(2), ratio(p.on.serverCpuMs, p.off.serverCpuMs),
+    (p.on.qlogBytes / 1e6).toFixed(1)
+  ]))
+  if (!rows.length) return []
+  return [
+    'Every pair (the order alternates: off first in odd pairs, on first in even ones):',
+    '',
+    '| workload | pair | first | time off (s) | time on (s) | on ÷ off | CPU off (s) | CPU on (s) | on ÷ off | qlog (MB) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(r => `| ${r.join(' | ')} |`),
+    ''
+  ]
+}
+
+// report.md: what was measured, on what, when and with which code, the figures as the run printed them, and every pair.
+function reportMarkdown (result) {
+  const env = result.environment
+  return [
+    '# What the edge\'s qlog costs the h3 lane',
+    '',
+    'The runner\'s load cells turn Caddy\'s qlog (QLOGDIR: quic-go writes a JSON record for every packet) on for the h3',
+    'lane where their link can drop packets, to count QUIC\'s own recovery. This runs the same oha workloads on the h3 lane',
+    'with the qlog on and off, in turn (the order alternating), on loopback, where Caddy\'s CPU is what limits, so any cost',
+    'shows in full. Each ratio is the median of the pairs\' on ÷ off, with the range of the pairs; the times and CPU are the',
+    'medians of each side. CPU: Caddy\'s and the lane\'s app\'s, over the run.',
+    '',
+    `- Measured: ${env.date || 'date not recorded'}, \`${env.command || 'npm run bench:qlog-cost'}\``,
+    `- Code: h2bench ${env.h2bench}`,
+    `- Machine: ${env.cpu} × ${env.cpus}${env.memoryGiB === undefined ? '' : `, ${env.memoryGiB} GiB`}, ${env.os}; Node ${env.node}`,
+    `- ${result.repeats} pair${result.repeats === 1 ? '' : 's'} of runs per workload${result.smoke ? ' (--smoke: smaller workloads, to check that it works)' : ''}`,
+    '',
+    'Written from `results.json` alone: `npm run bench:qlog-cost -- --from results.json` writes this report again without',
+    'measuring.',
+    '',
+    '```',
+    formatQlogCost(result),
+    '```',
+    '',
+    ...pairsTable(result.runs)
+  ].join('\n')
+}
+
+// The record at `file`, a results.json this tool wrote.
+function readStudy (file) {
+  let json
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`--from ${file}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`)
+  }
+  const missing = ['environment', 'repeats', 'workloads'].filter(k => json[k] === undefined)
+  if (json.tool !== TOOL || missing.length) {
+    throw new UsageError(`--from ${file} is not a results.json of bench:qlog-cost (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
+  }
+  return json
+}
+
+// <dir>/results.json and <dir>/report.md; → their paths.
+function writeStudy (dir, result) {
+  fs.mkdirSync(dir, { recursive: true })
+  const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md')]
+  fs.writeFileSync(files[0], `${JSON.stringify(result, null, 2)}\n`)
+  fs.writeFileSync(files[1], reportMarkdown(result))
+  return files
+}
+
+module.exports = { TOOL, commandLine, formatQlogCost, reportMarkdown, readStudy, writeStudy }

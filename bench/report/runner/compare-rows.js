@@ -1,0 +1,125 @@
+'use strict'
+
+// The runner's rows through the verdict engine (shared/verdict.js, the
+// page's own): each row against its baseline (h1, or request for push) in
+// its cell, with the engine's ratio, 95 % interval, runs, verdict, flags and
+// sentence; and each row's workload, as the engine compares it with a
+// source's: { tool, connections, streams (per connection), pipelining
+// (HTTP/1.1 requests in flight per connection), requests, bytes, state }.
+const { compare, compareSlowdowns, RULES } = require('../../../shared/verdict')
+
+const { turnsOf } = require('../../cells/load-in-turn')
+
+const flagValue = (args, flag) => {
+  const i = args.indexOf(flag)
+  return i >= 0 && i + 1 < args.length && /^\d+$/.test(args[i + 1]) ? Number(args[i + 1]) : null
+}
+
+// A load row's workload from the command line it ran (bench/cells/load.js
+// keeps it): h2load -c -n -m (--h1: -m is the pipelining depth), oha -c -n
+// -p (HTTP/2 and 3 streams; it does not pipeline HTTP/1.1), ab -c -n (one
+// request at a time), nghttp -m on one connection. Each run opens its
+// connections anew: cold. A row of runs in turn (its command "50 runs in turn
+// of: h2load …", bench/cells/load-in-turn.js: each of its runs that many runs
+// of the command, one after another) asked for that many times the requests,
+// on that many times the connections.
+function loadWorkload (row) {
+  const args = String(row.load.command).split(/\s+/)
+  const tool = row.load.tool
+  const turns = turnsOf(row)
+  const times = v => v === null ? null : v * turns
+  const requests = times(flagValue(args, '-n') ?? (tool === 'nghttp' ? flagValue(args, '-m') : null))
+  const connections = times(tool === 'nghttp' ? 1 : flagValue(args, '-c'))
+  const h1 = /^http\/1/.test(row.protocol || '')
+  const perConnection = requests && connections ? Math.ceil(requests / connections) : null
+  const inFlight = tool === 'h2load' ? flagValue(args, '-m') : tool === 'oha' ? (h1 ? 1 : flagValue(args, '-p')) : tool === 'nghttp' ? requests : 1
+  const depth = inFlight === null ? null : perConnection === null ? inFlight : Math.min(inFlight, perConnection)
+  return {
+    tool,
+    connections,
+    streams: h1 ? 1 : depth,
+    pipelining: h1 ? depth : 1,
+    requests,
+    bytes: requests && row.params.sizeBytes ? requests * row.params.sizeBytes : null,
+    state: 'cold'
+  }
+}
+
+// A page row's: the h2bench page's batch in the browser, after a warm-up that
+// opened its connections (six for HTTP/1.1, one for HTTP/2 and 3).
+function pageWorkload (row) {
+  const n = row.params.requests
+  const h1 = /^http\/1/.test(row.protocol || '') || (!row.protocol && row.lane === 'h1')
+  return {
+    tool: row.browser || 'chromium',
+    connections: h1 ? Math.min(6, n) : 1,
+    streams: h1 ? 1 : n,
+    pipelining: 1,
+    requests: n,
+    bytes: n * (row.params.sizeBytes || 0),
+    state: 'warm'
+  }
+}
+
+const whole = v => v === null || v === undefined ? null : Math.round(v)
+
+// A site row's (bench/cells/site-url.js): the browser's load of the page, as its HARs counted it (medians per load).
+function siteWorkload (row) {
+  return {
+    tool: row.browser || 'chromium',
+    connections: whole(row.site.newConnections),
+    streams: null,
+    pipelining: 1,
+    requests: whole(row.site.requests),
+    bytes: whole(row.site.bytes),
+    state: row.mode === 'cold' ? 'cold' : 'warm (repeat view: cache, TLS sessions and open connections)'
+  }
+}
+
+// → the row's workload, or null for kinds that do not record one yet.
+function workloadOf (row) {
+  if (row.load && row.load.command) return loadWorkload(row)
+  if (row.site) return siteWorkload(row)
+  if (row.experiment && row.params && row.params.requests && !row.rest && !row.hol && row.mode === null) return pageWorkload(row)
+  return null
+}
+
+// The engine's side of a row: its samples in the order they ran; runs left
+// out (failed) counted where the row says how many.
+function sideOf (row, name) {
+  return { name, samples: row.samples, failed: row.runsLeftOut || 0, workload: workloadOf(row) }
+}
+
+const seriesName = row => row.mode ? `${row.lane} ${row.mode}` : row.lane
+
+// What results.json keeps of a comparison: everything a reader needs to check the sentence.
+function comparisonRecord (c) {
+  const num = v => Number.isFinite(v) ? +v.toFixed(4) : null
+  return {
+    against: c.a,
+    verdict: c.verdict,
+    ratio: num(c.ratio),
+    low: num(c.low),
+    high: num(c.high),
+    runs: c.n,
+    failed: c.failed,
+    flags: c.flags,
+    sentence: c.sentence
+  }
+}
+
+// `base` against `row` (the row's median over the base's is c.ratio's inverse:
+// the engine says how many times faster `row` is than `base`).
+function compareRows (base, row, options = {}) {
+  return compare(sideOf(base, seriesName(base)), sideOf(row, seriesName(row)), options)
+}
+
+// How a change (loss on the link) slows two rows down, each against its own
+// row without it, by the engine's compareSlowdowns ('faster': b suffers less).
+// `pick` reads the samples of a row (default: its samples).
+function compareRowSlowdowns ([a0, a], [b0, b], pick = r => r.samples) {
+  const side = (r0, r) => ({ name: seriesName(r), before: pick(r0) || [], after: pick(r) || [], failed: r.runsLeftOut || 0 })
+  return compareSlowdowns(side(a0, a), side(b0, b))
+}
+
+module.exports = { compareRows, compareRowSlowdowns, comparisonRecord, workloadOf, loadWorkload, pageWorkload, RULES }

@@ -1,0 +1,46 @@
+'use strict'
+
+// npm run soak -- --from results.json: a finished soak's trend, verdict,
+// buckets and report again, by this checkout's rules (soak-trend.js), from the
+// samples it recorded; the measurement itself is untouched. The result says
+// when and by which code it was rebuilt.
+const fs = require('node:fs')
+const { UsageError } = require('../../../common/errors')
+const { environmentRecord } = require('../../../harness/provenance')
+const { judgeSoak, tolerances } = require('./soak-trend')
+const { buckets } = require('./soak-buckets')
+
+// The results.json of a soak at `file` → the same, rebuilt.
+function rebuildSoak (file) {
+  let json
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`--from ${file}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`)
+  }
+  const missing = ['settings', 'samples', 'runs', 'totals', 'durationSeconds'].filter(k => json[k] === undefined)
+  if (json.tool !== 'h2bench soak' || missing.length) {
+    throw new UsageError(`--from ${file} is not a soak's results.json (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
+  }
+  const { trend, verdict } = judgeSoak({
+    samples: json.samples,
+    lanes: json.settings.lanes,
+    plannedSeconds: json.settings.minutes * 60,
+    loadSeconds: json.durationSeconds,
+    stopping: json.stoppedEarly,
+    interrupted: json.interrupted,
+    failed: json.failed,
+    browserFailed: json.browserFailed,
+    serverExit: json.serverExit
+  })
+  return {
+    ...json,
+    settings: { ...json.settings, tolerances: tolerances() },
+    buckets: buckets({ samples: json.samples, runs: json.runs, seconds: json.settings.bucketSeconds }),
+    trend,
+    verdict,
+    rebuilt: { date: new Date().toISOString(), h2bench: environmentRecord().h2bench }
+  }
+}
+
+module.exports = { rebuildSoak }
