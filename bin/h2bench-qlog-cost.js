@@ -3,6 +3,6 @@
 
 // npm run bench:qlog-cost: what the edge's qlog costs the h3 lane (bench/qlog-cost/).
 const { runCli } = require('../common/cli')
-const { main } = require('../bench/qlog-cost/qlog-cost')
+const { main } = require('../bench/commands/qlog-cost')
 
 runCli('bench:qlog-cost', main)

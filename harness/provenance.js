@@ -22,28 +22,24 @@ function chromiumVersion (executablePath) {
 // The rooms whose code a measurement runs (docs/architecture.md, "Rooms and layers").
 const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'shared', 'tools', 'views']
 
-// What in those rooms only turns results.json into reports, tables and
-// verdicts, or writes this record: a change there is a rebuild
-// (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change
-// uncommitted still names the code that measured.
-const REPORT_ONLY = [
-  'bench/report/claims', 'bench/kinds/bound-form.js', 'bench/report/runner/report*.js', 'bench/report/runner/bounds.js', 'bench/report/runner/conclusions.js', 'bench/report/runner/compare-rows.js',
-  'bench/report/runner/costs.js', 'bench/report/pairing/pairing.js', 'bench/report/runner/results-schema.js', 'bench/report/runner/rebuild.js', 'bench/report/runner/merge.js', 'bench/report/pairing/report.js', 'bench/report/chart', 'bench/report/studies',
-  'bench/report/soak/soak-trend.js', 'bench/report/soak/soak-report.js', 'bench/report/soak/soak-chart.js', 'bench/report/soak/soak-buckets.js', 'bench/soak/soak-format.js', 'bench/report/soak/soak-rebuild.js',
-  'bench/report/verdict-calibration', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js', 'shared/verdict.js', 'harness/provenance.js',
-  'bench/report/link-bench/study.js', 'bench/report/qlog-cost/report.js'
-]
+// What in those rooms only turns results.json into reports, tables and verdicts: a change there is a
+// rebuild (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change
+// uncommitted still names the code that measured. Rooms, not a list of files: bench/report/ (the claims,
+// the reports, the studies index…), the verdict engine the page and the reports share, and the two
+// commands that run nothing but those. test/architecture/layers.test.js checks that nothing that measures
+// imports them (docs/architecture.md, "Rooms and layers").
+const REPORT_ROOMS = ['bench/report', 'shared/verdict.js', 'bin/h2bench-studies.js', 'bin/h2bench-verdict-calibration.js']
 
-// pathspecs of `rooms` less REPORT_ONLY.
+// pathspecs of `rooms` less REPORT_ROOMS.
 function pathspecs (rooms) {
   return [
     ...rooms,
-    ...REPORT_ONLY.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`),
-    ...REPORT_ONLY.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)
+    ...REPORT_ROOMS.map(p => `:(exclude,glob)${p.includes('*') ? p : `${p}/**`}`),
+    ...REPORT_ROOMS.filter(p => /\.js$/.test(p) && !p.includes('*')).map(p => `:(exclude)${p}`)
   ]
 }
 
-// The measuring path as git pathspecs: MEASURED_CODE less REPORT_ONLY.
+// The measuring path as git pathspecs: MEASURED_CODE less REPORT_ROOMS.
 const MEASURING_PATH = pathspecs(MEASURED_CODE)
 
 // What each study-making command runs beyond the rooms every measurement
@@ -56,14 +52,14 @@ const MEASURING_PATH = pathspecs(MEASURED_CODE)
 const FIREFOX = ['harness/firefox', 'harness/firefox.js']
 // bin/ holds one entry point a command: a study depends on its own (and on
 // the build of the tools every one runs).
-const RUNNER = ['bin/h2bench-run.js', 'bench/runner', 'bench/kinds', 'bench/cells', 'bench/experiments', 'load']
+const RUNNER = ['bin/h2bench-run.js', 'bench/commands/run.js', 'bench/runner', 'bench/kinds', 'bench/cells', 'bench/experiments', 'load']
 // bench:link runs its folder but the link guide's screenshots (another
 // command's); bench:qlog-cost runs h2bench load's code (load/load.js) on the h3 lane.
 const TOOL_ROOMS = {
-  'npm run soak': ['bin/h2bench-soak.js', 'bench/soak'],
-  'npm run bench:link': ['bin/h2bench-link-bench.js', 'bench/link-bench', ':(exclude)bench/link-bench/link-screenshots.js'],
-  'npm run bench:qlog-cost': ['bin/h2bench-qlog-cost.js', 'bench/qlog-cost', 'load'],
-  'npm run bench:pairing': ['bin/h2bench-pairing.js', 'bench/pairing', ...RUNNER],
+  'npm run soak': ['bin/h2bench-soak.js', 'bench/commands/soak.js', 'bench/soak'],
+  'npm run bench:link': ['bin/h2bench-link-bench.js', 'bench/commands/link-bench.js', 'bench/link-bench', ':(exclude)bench/link-bench/link-screenshots.js'],
+  'npm run bench:qlog-cost': ['bin/h2bench-qlog-cost.js', 'bench/commands/qlog-cost.js', 'bench/qlog-cost', 'load'],
+  'npm run bench:pairing': ['bin/h2bench-pairing.js', 'bench/commands/pairing.js', 'bench/pairing', ...RUNNER],
   'npm run bench': RUNNER
 }
 const SHARED_ROOMS = [...MEASURED_CODE.filter(room => !['bench', 'bin', 'load'].includes(room)), 'bin/h2bench-build.js']
@@ -104,4 +100,4 @@ function environmentRecord ({ commit = gitCommit() } = {}) {
   }
 }
 
-module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, measuringPathFor, MEASURED_CODE, REPORT_ONLY, MEASURING_PATH, TOOL_ROOMS }
+module.exports = { quietly, chromiumVersion, gitCommit, environmentRecord, measuringPathFor, MEASURED_CODE, REPORT_ROOMS, MEASURING_PATH, TOOL_ROOMS }

@@ -29,6 +29,9 @@ async function applyNetwork (cdp, preset, link, spec = null) {
 
 const secs = ms => `${(ms / 1000).toFixed(1)} s`
 
+// A row's (or a cell's, given cellParams) value of an experiment's sweep parameter: 'preset' or a field of params.
+const paramOf = (row, param) => param === 'preset' ? row.preset : row.params[param]
+
 // A cell's parameters as the rows report them, units in the names.
 function cellParams (cell) {
   const sizeBytes = cell.size === undefined ? null : parseSize(cell.size)
@@ -143,4 +146,6 @@ async function applySeed (link, seeding, r, laneIndex) {
 // A row's field for the seeds its runs met ({} when none was set): { linkSeeds: [seed of each run, in order] }.
 const seedsOf = p => p.seeds && p.seeds.length ? { linkSeeds: p.seeds } : {}
 
-module.exports = { seedOf, applySeed, seedsOf, cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge, collectLane }
+module.exports = {
+  paramOf, seedOf, applySeed, seedsOf, cellLinkSpec, applyNetwork, cellParams, row, repeatWithinBudget, mostFrequent, meterBridge, collectLane
+}

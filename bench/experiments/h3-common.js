@@ -13,7 +13,7 @@
 //   1,500 B) at the bottleneck, the classic buffer size: a sender that
 //   overshoots loses packets, as on a real path, without seconds of bufferbloat;
 // loss: random, in both directions (data, ACKs, handshakes), 0.5, 2 and 5 %.
-const { headerBytesOf, WIRE } = require('../report/runner/bounds')
+const { headerBytesOf, WIRE } = require('../kinds/bound-form')
 
 const LINK = 'rtt=100ms,down=20mbit,up=5mbit,queue=170'
 const RTT_MS = 100

@@ -11,8 +11,6 @@
 // Not part of `all`: it needs a URL of the user's.
 
 const VIEWS = ['cold', 'repeat']
-const BROWSER_NAMES = { chromium: 'Chromium', firefox: 'Firefox' }
-const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
 
 module.exports = {
   id: 'site',
@@ -28,28 +26,5 @@ module.exports = {
   // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.
   estimateMs: cell => cell.protocols.length * 12000,
   source: null,
-  extraTables (rows) {
-    const tables = []
-    for (const cell of [...new Set(rows.map(r => r.cell))]) {
-      const mine = rows.filter(r => r.cell === cell)
-      const url = mine[0].preset
-      const body = mine.map(r => {
-        const s = r.site || {}
-        return [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode, `${r.samples.length} of ${r.samples.length + r.failures}`,
-          ms(s.ttfbMedian), s.ttfbBoundMs === null || s.ttfbBoundMs === undefined ? '–' : `${ms(s.ttfbBoundMs)}${s.ttfbBelowBound ? ' BELOW: instrument error' : ''}`,
-          ms(s.fcpMedian), ms(s.lcpMedian), ms(r.median), s.requests ?? '–', s.bytes === null || s.bytes === undefined ? '–' : `${(s.bytes / 1024).toFixed(0)} KiB`,
-          s.newConnections ?? '–', s.protocols || '–', r.note || '']
-      })
-      tables.push({
-        title: `${url}: medians per load (ms) of time to first byte, its lower bound (the round trips a new connection cannot avoid × the shortest TCP connect measured to the origin; a repeat view's first request may reuse a connection: one round trip), first contentful paint, largest contentful paint and onload; requests, bytes received and new connections per load (medians, from the load's HAR); every request's protocol over the row's loads`,
-        head: ['browser', 'forced', 'view', 'good loads', 'TTFB', 'TTFB bound', 'FCP', 'LCP', 'onload', 'requests', 'bytes', 'new connections', 'protocols of the requests', 'note'],
-        body
-      })
-      const origins = mine.filter(r => r.site && r.site.origins).map(r => [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode,
-        r.site.connectionsBy || '–', Object.entries(r.site.origins).map(([o, v]) => `${o}: ${v.requests} requests, ${v.newConnections} new connections, ${v.protocols}`).join('; ')])
-      if (origins.length) tables.push({ title: `${url}: per origin, in the row's median load: requests, the connections it opened (Chromium: connection ids not seen in an earlier load of the same browser, preconnected sockets included; Firefox: requests whose timings show a connection set up), protocols`, head: ['browser', 'forced', 'view', 'connections by', 'origins'], body: origins })
-    }
-    return tables
-  },
   VIEWS
 }

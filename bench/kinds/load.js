@@ -6,7 +6,7 @@
 // browser's pass, and tells the runner the servers it started (ctx.onServers).
 // The cell runner loads when a cell runs, not when a report reads a bound (it brings the browser drivers).
 const cells = () => require('../cells/load')
-const { loadWorkload } = require('../report/runner/compare-rows')
+const { loadWorkload } = require('../cells/load-workload')
 const { turnsOf } = require('../cells/load-in-turn')
 const { boundFrom, wireOf } = require('./bound-form')
 

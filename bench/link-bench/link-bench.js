@@ -1,14 +1,13 @@
 'use strict'
 
-// npm run bench:link: how fast the packet-level link's forwarder
+// What npm run bench:link measures (its command: bench/commands/link-bench.js): how fast the packet-level link's forwarder
 // (link/forwarder/forwarder.c) moves 1500-byte packets and how much delay it
 // adds beyond the configured one, beside the kernel's own path (a veth pair,
 // no emulation: the ceiling) and a Python forwarder of the same design
 // (bench/link-bench/python-forwarder.py: the evidence for writing it in C).
 // It prints figures; it passes or fails nothing. With --out it writes a
-// study (results.json and report.md: study.js), which --from writes again
-// without measuring.
-const fs = require('node:fs')
+// study (results.json and report.md: bench/report/link-bench/study.js), which
+// --from writes again without measuring.
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
@@ -22,7 +21,11 @@ const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
 const { summarise } = require('./report')
 const { EFFECTS, effectsPlan, pickEffects } = require('./effects')
-const { TOOL, commandLine, formatRecord, readStudy, writeStudy } = require('../report/link-bench/study')
+
+const TOOL = 'h2bench bench:link'
+
+// `npm run bench:link -- …` for the arguments as run.
+const commandLine = argv => `npm run bench:link${argv.length ? ` -- ${argv.join(' ')}` : ''}`
 
 const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
 const GOALS = { maxMbps: 200, addedP99Ms: 1 }
@@ -187,37 +190,18 @@ function plan (opts) {
   ]
 }
 
-const log = msg => process.stderr.write(`${msg}\n`)
-
-// The record on stdout: the JSON, or the tables.
-const print = (record, json) => console.log(json ? JSON.stringify(record, null, 2) : formatRecord(record))
-
-// --from: the study again from its record, measuring nothing.
-function rebuild (opts) {
-  const record = readStudy(opts.from, { commandOf })
-  const files = writeStudy(opts.out || path.dirname(opts.from), record)
-  if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
-  log(`bench:link: wrote ${files.join(' and ')} from ${opts.from}`)
-  print(record, opts.json)
-}
-
-async function main (argv, { entry } = {}) {
-  const opts = parseOptions(argv)
-  if (opts.help) {
-    console.log(HELP)
-    return
-  }
-  if (opts.from) return rebuild(opts)
-  // Its veths, TUN devices and routes live in a network namespace of its own, never the host's (harness/private-netns.js).
-  if (needsPrivateNamespace(['link']) && entry) return rerunInPrivateNamespace(entry, argv)
+// The measurements of `opts` on its paths: → { record } (results.json: the tool, environment, options and
+// goals, the setup, the paths, each one's summary and every run). Its veths, TUN devices and routes live in a
+// network namespace of its own, never the host's (harness/private-netns.js): outside one, this script (`entry`)
+// starts itself again there, → { code } of that run.
+async function measureLinkBench (opts, argv, { entry, log }) {
+  if (needsPrivateNamespace(['link']) && entry) return { code: await rerunInPrivateNamespace(entry, argv) }
   await preparePrivateNamespace()
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
   if (opts.paths.includes('python') && !quietly(() => execFileSync('python3', ['--version']), null)) {
     throw new UserError('the Python forwarder needs python3; or leave it out: --paths veth,c', { status: 503 })
   }
-  // Where the study goes is checked before minutes of measuring, not after.
-  if (opts.out) fs.mkdirSync(opts.out, { recursive: true })
   const record = {
     tool: TOOL,
     environment: environmentOf(argv),
@@ -291,9 +275,7 @@ async function main (argv, { entry } = {}) {
     summary,
     runs
   })
-  if (opts.save) fs.writeFileSync(opts.save, `${JSON.stringify(record, null, 2)}\n`)
-  if (opts.out) log(`bench:link: wrote ${writeStudy(opts.out, record).join(' and ')}`)
-  print(record, opts.json)
+  return { record }
 }
 
-module.exports = { main, parseOptions, commandOf, environmentOf }
+module.exports = { measureLinkBench, parseOptions, commandOf, environmentOf, estimateMinutes, TOOL, commandLine, HELP }

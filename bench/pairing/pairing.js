@@ -1,6 +1,6 @@
 'use strict'
 
-// npm run bench:pairing: how much of the spread of an h1 ÷ h3 ratio pairing
+// What npm run bench:pairing measures (its command: bench/commands/pairing.js): how much of the spread of an h1 ÷ h3 ratio pairing
 // removes, on seed 004's workload (issue 22). The same repeats twice through
 // the same link: paired (every lane of repeat r on the link seed s + r, so both
 // protocols meet the same decisions packet for packet) and unpaired (a seed of
@@ -11,8 +11,6 @@
 // (bench/report/pairing/pairing.js). The tools are h2bench load's, the code path of
 // the runner's h2load-netem cells (load/load.js).
 //   npm run bench:pairing -- [--link quic-loss] [--repeats 10] [--seed n] [--out dir]
-const fs = require('node:fs')
-const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { openLoad } = require('../../load/load')
 const { loadPreset } = require('../../load/presets')
@@ -22,8 +20,6 @@ const { UsageError } = require('../../common/errors')
 const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
-const { pairingOf } = require('../report/pairing/pairing')
-const { report, spreadOf } = require('../report/pairing/report')
 
 const HELP = `Usage: npm run bench:pairing -- [--link spec] [--repeats n] [--seed n] [--out dir]
 
@@ -64,20 +60,11 @@ async function runMode (load, o, paired, log) {
   return out
 }
 
-async function main (argv, { entry } = {}) {
-  const o = options(argv)
-  if (o.help) {
-    console.log(HELP)
-    return 0
-  }
-  if (o.from) { // run nothing: the report again from a results.json, beside it
-    const record = JSON.parse(fs.readFileSync(o.from, 'utf8'))
-    fs.writeFileSync(path.join(path.dirname(o.from), 'report.md'), report(record))
-    process.stdout.write(report(record))
-    return 0
-  }
-  const log = line => process.stderr.write(`${line}\n`)
-  if (needsPrivateNamespace(['link'])) return buildThenRerun({ lanes: ['h1', 'h3'], oha: true, entry, argv, log })
+// The measurement: both modes' repeats on lanes h1 and h3 through the link (in a private namespace: this
+// script starts itself again there, → { code } of that run), → the record less its reading: { environment,
+// link, repeats, seed, commands, runs } (bench/report/pairing/report.js analysed adds the spreads).
+async function measure (o, argv, { entry, log }) {
+  if (needsPrivateNamespace(['link'])) return { code: await buildThenRerun({ lanes: ['h1', 'h3'], oha: true, entry, argv, log }) }
   await preparePrivateNamespace()
   const commit = gitCommit()
   const started = new Date()
@@ -91,30 +78,14 @@ async function main (argv, { entry } = {}) {
   } finally {
     await load.close()
   }
-  const asRow = (lane, list) => ({
-    samples: list.filter(x => x.h1 && x.h3).map(x => x[lane]),
-    linkSeeds: list.filter(x => x.h1 && x.h3).map(x => x.seeds[lane])
-  })
-  const record = {
+  return {
     environment: { ...environmentRecord({ commit }), date: started.toISOString(), durationSeconds: Math.round((Date.now() - started) / 1000), command: `npm run bench:pairing -- ${argv.join(' ')}` },
     link: parseLinkSpec(o.link).description,
     repeats: o.repeats,
     seed: o.seed,
     commands,
-    paired: spreadOf(runs.paired),
-    unpaired: spreadOf(runs.unpaired),
-    pairedSplit: pairingOf(asRow('h1', runs.paired), asRow('h3', runs.paired)),
     runs
   }
-  const text = report(record)
-  process.stdout.write(text)
-  if (o.out) {
-    fs.mkdirSync(o.out, { recursive: true })
-    fs.writeFileSync(path.join(o.out, 'results.json'), JSON.stringify(record, null, 2) + '\n')
-    fs.writeFileSync(path.join(o.out, 'report.md'), text)
-    log(`wrote ${path.join(o.out, 'results.json')} and report.md`)
-  }
-  return 0
 }
 
-module.exports = { main, HELP }
+module.exports = { measure, options, HELP }

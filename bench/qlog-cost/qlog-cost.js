@@ -1,21 +1,17 @@
 'use strict'
 
-// npm run bench:qlog-cost: what Caddy's qlog (QLOGDIR, one JSON record per
+// What npm run bench:qlog-cost measures (its command: bench/commands/qlog-cost.js): what Caddy's qlog (QLOGDIR, one JSON record per
 // QUIC packet), which the runner's load cells turn on to count QUIC's own
 // recovery on the h3 lane (load/load.js), costs that lane: the same oha runs
 // with it on and off, in turn, in one process, on loopback (no link: the
-// server's CPU is then what limits, and any cost shows in full). With --out
-// it writes a study (results.json and report.md: report.js), which --from
-// writes again without measuring.
-const fs = require('node:fs')
+// server's CPU is then what limits, and any cost shows in full). The figures
+// and the study (results.json and report.md), which --from writes again
+// without measuring: bench/report/qlog-cost/report.js.
 const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { openLoad } = require('../../load/load')
-const { quantile } = require('../../shared/stats')
-const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { usage } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
-const { TOOL, commandLine, formatQlogCost, readStudy, writeStudy } = require('../report/qlog-cost/report')
 
 const WORKLOADS = [
   { label: '20 × 1 MiB, 4 streams', requests: 20, size: 1048576, streams: 4 },
@@ -48,8 +44,6 @@ Options:
                   --out <dir> (default: beside it)
   -h, --help      this text`
 
-const median = xs => xs.length ? quantile(xs, 0.5) : null
-const r3 = x => x === null ? null : +x.toFixed(3)
 
 function parseQlogCostArgs (argv) {
   const options = { repeats: { type: 'string' }, smoke: { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
@@ -98,59 +92,11 @@ async function measureWorkload (workload, { repeats, log }) {
   return { label: workload.label, pairs }
 }
 
-// A workload's figures: medians per side, and on ÷ off per pair (median, min, max).
-function summarise ({ label, pairs }) {
-  const ratio = f => {
-    const rs = pairs.map(p => f(p.on) / f(p.off)).filter(Number.isFinite)
-    return { median: r3(median(rs)), min: r3(Math.min(...rs)), max: r3(Math.max(...rs)) }
-  }
-  return {
-    label,
-    pairs: pairs.length,
-    timeMs: { off: r3(median(pairs.map(p => p.off.totalMs))), on: r3(median(pairs.map(p => p.on.totalMs))) },
-    time: ratio(p => p.totalMs),
-    serverCpuMs: { off: r3(median(pairs.map(p => p.off.serverCpuMs))), on: r3(median(pairs.map(p => p.on.serverCpuMs))) },
-    serverCpu: ratio(p => p.serverCpuMs),
-    qlogBytesPerRun: median(pairs.map(p => p.on.qlogBytes))
-  }
-}
-
-// What a run returns (--json, results.json): the environment with the date and the command as run, each
-// workload's figures and every pair's runs (measureWorkload's). `commit`: git's unless given.
-function resultOf ({ argv, opts, runs, started, commit = gitCommit() }) {
-  return {
-    tool: TOOL,
-    environment: { ...environmentRecord({ commit }), date: started.toISOString(), command: commandLine(argv) },
-    repeats: opts.repeats,
-    smoke: opts.smoke,
-    workloads: runs.map(summarise),
-    runs
-  }
-}
-
-async function main (argv) {
-  const opts = parseQlogCostArgs(argv)
-  if (opts.help) {
-    process.stdout.write(HELP + '\n')
-    return 0
-  }
-  const log = line => process.stderr.write(line + '\n')
-  const print = result => process.stdout.write((opts.json ? JSON.stringify(result, null, 2) : formatQlogCost(result)) + '\n')
-  if (opts.from) { // measure nothing: the study again from its results.json
-    const result = readStudy(opts.from)
-    log(`bench:qlog-cost: wrote ${writeStudy(opts.out, result).join(' and ')} from ${opts.from}`)
-    print(result)
-    return 0
-  }
-  // Where the study goes is checked before minutes of measuring, not after.
-  if (opts.out) fs.mkdirSync(opts.out, { recursive: true })
-  const started = new Date()
+// Every workload's pairs of runs, qlog on and off in turn: → [{ label, pairs }] (measureWorkload's).
+async function measure (opts, log) {
   const runs = []
   for (const w of opts.smoke ? SMOKE_WORKLOADS : WORKLOADS) runs.push(await measureWorkload(w, { repeats: opts.repeats, log }))
-  const result = resultOf({ argv, opts, runs, started })
-  if (opts.out) log(`bench:qlog-cost: wrote ${writeStudy(opts.out, result).join(' and ')}`)
-  print(result)
-  return 0
+  return runs
 }
 
-module.exports = { main, summarise, resultOf, parseQlogCostArgs, formatQlogCost, HELP }
+module.exports = { measure, parseQlogCostArgs, HELP }

@@ -1,15 +1,12 @@
 'use strict'
 
-// npm run bench (bin/h2bench-run.js): the source study's experiments, unattended, in the local
-// Chrome/Chromium: the cells of the asked experiments, network by network and browser by
-// browser, then the report. Command line: run-args.js; what runs where, in which order and
-// shard: plan.js; what each kind of cell needs and how it measures: bench/kinds/; the lanes
-// and browser of a network: network.js; outputs: report.js; --from: rebuild.js; results.json
-// schema: docs/runner.md.
+// What npm run bench measures (its command: bench/commands/run.js): the source study's experiments,
+// unattended, in the local Chrome/Chromium: the cells of the asked experiments, network by network and
+// browser by browser. Command line: run-args.js; what runs where, in which order and shard: plan.js;
+// what each kind of cell needs and how it measures: bench/kinds/; the lanes and browser of a network:
+// network.js. The report of it: bench/report/runner/.
 const path = require('node:path')
 const os = require('node:os')
-const { parseRunArgs, HELP } = require('./run-args')
-const { merge } = require('../report/runner/merge')
 const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
@@ -17,11 +14,7 @@ const { cellLinkSpec } = require('../cells/helpers')
 const { planRun, needsTool } = require('./plan')
 const { openNetwork } = require('./network')
 const { environmentOf } = require('./environment')
-const { rebuild } = require('../report/runner/rebuild')
 const { remainingMs, formatDuration } = require('./budget')
-const { withRatios } = require('../report/runner/conclusions')
-const { writeOutputs } = require('../report/runner/report')
-const { validateResults } = require('../report/runner/results-schema')
 const { ensureEdge, edgeEnvironment } = require('../../harness/start-lanes')
 const { gitCommit } = require('../../harness/provenance')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
@@ -51,6 +44,26 @@ function stopOnSignals () {
 // Where a row was measured: a sharded study runs on several machines.
 const MACHINE = os.hostname()
 
+// Before a measuring run: behind a link, the runner starts itself again in a network namespace of its own
+// (the link and its TCP settings never touch the host's: harness/private-netns.js), Caddy and oha (the load
+// experiments' HTTP/3 client) built out here first; → { code } of that run. Else, in the namespace: signals
+// stop the run, and → { out, log }: the directory the run writes (opts.outDir: the site experiment writes a
+// HAR file per load into out/har/) and the progress log. `entry`: the script that was started.
+async function prepare (opts, argv, { entry } = {}) {
+  const log = line => process.stderr.write(line + '\n')
+  if (needsPrivateNamespace(opts.networks)) {
+    const oha = needsTool(select(opts.experiments), 'oha') && opts.lanes.includes('h3')
+    return { code: await buildThenRerun({ lanes: opts.lanes, oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log }) }
+  }
+  await preparePrivateNamespace()
+  stopOnSignals()
+  opts.argv = argv
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))
+  opts.outDir = out
+  return { out, log }
+}
+
 // The asked experiments' cells, as plan.js plans them, network by network and browser by browser;
 // each cell's kind (bench/kinds/) measures it, given one ctx whatever the kind.
 async function run (opts, log) {
@@ -75,7 +88,7 @@ async function run (opts, log) {
   const progress = { t0: Date.now(), k: 0 }
   for (const pass of p.passes) results.push(...await measurePass(pass, { p, opts, log, seen, progress }))
   const environment = environmentOf({ opts, plannedCells: p.plan.length, commit, ...seen.fields, startedAt, finishedAt: new Date() })
-  return { environment, results: withRatios(results), experiments }
+  return { environment, results, experiments }
 }
 
 // The cells of one network and browser: its lanes (and browser) opened for the first cell that
@@ -164,41 +177,4 @@ function rowLine (r) {
     `${r.pushOutcome ? `, ${r.pushOutcome}` : ''}${r.note ? ` (${r.note})` : ''}`
 }
 
-// → the exit code (common/cli.js); `entry`: the script that was started (bin/h2bench-run.js),
-// which starts itself again in its private namespace.
-async function main (argv, { entry } = {}) {
-  const opts = parseRunArgs(argv) // UsageError: one line, exit 2
-  if (opts.help) {
-    process.stdout.write(HELP + '\n')
-    return 0
-  }
-  if (opts.from) return rebuild(opts)
-  if (opts.merge) return merge(opts)
-  // Behind a link the runner runs in a network namespace of its own: the
-  // link and its TCP settings never touch the host's (harness/private-netns.js).
-  // Caddy and oha (the load experiments' HTTP/3 client) are built out here first.
-  if (needsPrivateNamespace(opts.networks)) {
-    const oha = needsTool(select(opts.experiments), 'oha') && opts.lanes.includes('h3')
-    return buildThenRerun({ lanes: opts.lanes, oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log: line => process.stderr.write(line + '\n') })
-  }
-  await preparePrivateNamespace()
-  stopOnSignals()
-  opts.argv = argv
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-  const out = path.resolve(opts.out || path.join(ROOT, 'results', stamp))
-  opts.outDir = out // the site experiment writes a HAR file per load into out/har/
-  const log = line => process.stderr.write(line + '\n')
-  const report = await run(opts, log)
-  const json = writeOutputs(out, report)
-  log(`done in ${formatDuration(report.environment.durationSeconds * 1000)}; wrote ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html}`)
-  if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
-  // A bug here must not pass for a result: say so, after writing what there is.
-  const problems = validateResults(json)
-  if (problems.length) {
-    log(`results.json does not match its schema (docs/runner.md):\n  ${problems.slice(0, 20).join('\n  ')}`)
-    return 1
-  }
-  return 0
-}
-
-module.exports = { main, run }
+module.exports = { run, prepare, stopOnSignals }

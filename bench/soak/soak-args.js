@@ -4,7 +4,7 @@
 const { UsageError } = require('../../common/errors')
 const { parseArgs } = require('node:util')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
-const { RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('../report/soak/soak-trend')
+const { RSS_TOLERANCE, FD_RANGE, POOL_GROWTH } = require('./soak-criteria')
 const { EDGE_UPSTREAM_CONNS } = require('../../server/edge/caddy')
 const { WORKLOADS } = require('./soak-workload')
 
@@ -18,7 +18,7 @@ const HELP = `Usage: npm run soak -- [options]
        npm run soak -- --from <results.json> [--out <dir>] [--json]
 
 Soak test: runs mixed page batches against every lane, continuously, in the
-local Chromium (headless, through playwright-core), through the h2bench page's
+local Chromium (headless, through puppeteer-core), through the h2bench page's
 own window.h2bench.run(), while the server, started in a process of its own,
 reports its RSS, open file descriptors and event-loop delay. This process reads
 the server's RSS and fds from /proc/<pid> as well, as an independent check.

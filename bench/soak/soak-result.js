@@ -1,11 +1,9 @@
 'use strict'
 
-// What a soak returns, results.json: its environment and settings, the
-// samples, buckets and runs, the totals and failures, the trend and the
-// verdict.
+// What a soak measured, results.json less its reading: its environment and settings, the samples and
+// runs, the totals and failures. The buckets, the trend, the verdict and the tolerances it judged by are
+// the report's (bench/report/soak/soak-rebuild.js judged): here null, in their places.
 const { environmentRecord } = require('../../harness/provenance')
-const { judgeSoak, tolerances } = require('../report/soak/soak-trend')
-const { buckets } = require('../report/soak/soak-buckets')
 const { WORKLOADS, RUN_TIMEOUT_MS } = require('./soak-workload')
 const { browserFailedCount, compareObservers } = require('./soak-samples')
 
@@ -17,10 +15,6 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
   const plannedSeconds = opts.minutes * 60
   const samples = state.samples
   const browserFailed = browserFailedCount(state)
-  const { trend, verdict: v } = judgeSoak({
-    samples, lanes: opts.lanes, plannedSeconds, loadSeconds, stopping: state.stopping, interrupted,
-    failed: state.totals.failed, browserFailed, serverExit: state.serverExit
-  })
   const machine = environmentRecord({ commit })
   const bucketSeconds = plannedSeconds >= 120 ? 60 : Math.max(opts.intervalSeconds, Math.ceil(plannedSeconds / 5))
   return {
@@ -46,7 +40,7 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
       workloads: WORKLOADS,
       runTimeoutSeconds: RUN_TIMEOUT_MS / 1000,
       bucketSeconds,
-      tolerances: tolerances(),
+      tolerances: null,
       loopDelay: 'perf_hooks.monitorEventLoopDelay, resolution 10 ms, reset every sample; reported beyond the 10 ms timer, in ms'
     },
     server: { pid: info.pid, page: info.page, lanes: info.lanes },
@@ -56,7 +50,7 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
     serverExit: state.serverExit,
     baseline: samples[0] || null,
     samples,
-    buckets: buckets({ samples, runs: state.runs, seconds: bucketSeconds }),
+    buckets: null,
     runs: state.runs,
     totals: { ...state.totals },
     failed: state.totals.failed,
@@ -64,8 +58,8 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
     perLane: Object.fromEntries(Object.entries(state.perLane).map(([lane, l]) => [lane, { ...l, browserErrors: state.browserFailures[lane] || {} }])),
     browserFailures: state.browserFailures,
     observers: compareObservers(samples),
-    trend,
-    verdict: v,
+    trend: null,
+    verdict: null,
     notes: state.notes
   }
 }

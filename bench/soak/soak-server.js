@@ -1,6 +1,6 @@
 'use strict'
 
-// The server under the soak benchmark (bench/soak/soak.js), in a process of its
+// The server under the soak benchmark (bench/commands/soak.js), in a process of its
 // own so that its RSS and fds are the server's alone. Started with fork():
 //   node bench/soak/soak-server.js <lanes,comma-separated> <interval ms>
 // Talks over IPC only:

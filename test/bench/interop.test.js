@@ -3,7 +3,8 @@
 const assert = require('node:assert/strict')
 const { experimentById, expand } = require('../../bench/experiments')
 const { CASES, specOf, smokeOf, gemodelFor, criterionOf, MiB, KiB } = require('../../bench/experiments/interop-cases')
-const { judge, judgement, interopFigure, ourFigure, resultText, handshakesOf, h3Against, boundMs, caseOfRow, runnerCriterion } = require('../../bench/experiments/interop-criteria')
+const { tablesOf } = require('../../bench/report/tables')
+const { judge, judgement, interopFigure, ourFigure, resultText, handshakesOf, h3Against, boundMs, caseOfRow, runnerCriterion } = require('../../bench/report/interop-criteria')
 const { verdicts } = require('../../bench/report/runner/report-verdicts')
 const { claimsOf } = require('../../bench/report/claims')
 const { turnSeed, mergeInTurn } = require('../../bench/cells/load-in-turn')
@@ -258,7 +259,7 @@ describe('interop: claims and the report', () => {
 
   it('the report: the cases and their mapping, each lane beside its criterion with its bound, goodput as both report it, h3 against TCP', () => {
     const rows = [...lanes('goodput', { h1: 9200, h2: 9300, h2e: 9250, h3: 9400 }), ...lanes('transferloss', { h1: 2000, h2: 2100, h2e: 2200, h3: 4000 })]
-    const [mapping, results, goodput, vs] = e.extraTables(rows)
+    const [mapping, results, goodput, vs] = tablesOf('interop')(rows)
     assert.deepEqual(mapping.body.map(b => b[0]), ['goodput', 'transferloss'])
     assert.match(mapping.body[1][1], /^L2: testcases_quic\.py TestCaseTransferLoss/)
     assert.equal(mapping.body[1][3], 'down=10mbit,up=10mbit,delay=15ms,queue=27,gemodel=2%/98.000784%')

@@ -3,6 +3,7 @@
 const assert = require('node:assert/strict')
 const { experimentById } = require('../../bench/experiments')
 const { verdicts } = require('../../bench/report/runner/report-verdicts')
+const { tablesOf } = require('../../bench/report/tables')
 
 // Rows as bench/cells/rest.js makes them, reduced to what the verdicts read.
 // One time stands for five visits around it (the verdict engine needs 5 good runs a side); its median stays.
@@ -45,7 +46,8 @@ describe('runner: verdicts of the rest experiment (seed 001)', () => {
     const e = experimentById('rest')
     assert.equal(e.conclusions, undefined)
     assert.equal(e.source, null) // its 25-item Chrome medians are in charts the seed's text does not carry
-    assert.equal(typeof e.extraTables, 'function')
+    assert.equal(e.extraTables, undefined)
+    assert.equal(typeof tablesOf('rest'), 'function') // its tables: bench/report/tables/rest.js
   })
 
   it('compound fastest: the ratio per browser and size; a scenario faster than compound is named by its cell', () => {

@@ -26,6 +26,15 @@ const LAYERS = {
 // What runs in both the browser and Node lives in shared/ (statistics, the options' limits, the verdict
 // engine); client/ is the browser's alone, and no Node code imports it.
 
+// Inside the rooms a measurement runs: what only reports (harness/provenance.js REPORT_ROOMS: bench/report/,
+// the verdict engine, the two report-only commands) is imported by nothing that measures, so a change there
+// is a rebuild and never a rerun; bench/commands/ joins a tool's measuring and its report, and only bin/
+// imports it.
+const { REPORT_ROOMS } = require('../../harness/provenance')
+const COMMANDS = 'bench/commands/'
+const inRooms = (file, rooms) => rooms.some(r => file === r || file.startsWith(`${r}/`))
+const reportsOnly = file => inRooms(file, REPORT_ROOMS)
+
 // Files every room may read as data.
 const DATA = new Set(['package.json'])
 
@@ -94,6 +103,11 @@ function checkLayers (root) {
         problems.push(`${at}: imports ${target}: client/ is the browser's; what Node and the page share lives in shared/`)
       } else if (from !== to && LAYERS[to] >= LAYERS[from]) {
         problems.push(`${at}: imports ${target}: ${from}/ (level ${LAYERS[from]}) may import only rooms below it, and ${to}/ is level ${LAYERS[to]}`)
+      } else if (target.startsWith(COMMANDS) && from !== 'bin') {
+        problems.push(`${at}: imports ${target}: a command (${COMMANDS}) is imported by its entry point in bin/ alone`)
+      } else if (reportsOnly(target) && !reportsOnly(file) && !file.startsWith(COMMANDS)) {
+        problems.push(`${at}: imports ${target}, which only reports (${REPORT_ROOMS.join(', ')}): what measures must not; ` +
+          `move what both need to the measuring side, or join them in ${COMMANDS}`)
       }
     }
   }

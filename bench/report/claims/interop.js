@@ -7,7 +7,7 @@
 // (interop.js extraTables), not a claim: no one claimed a direction for it.
 const { meets } = require('./forms')
 const { CASES, criterionOf } = require('../../experiments/interop-cases')
-const { runnerCriterion } = require('../../experiments/interop-criteria')
+const { runnerCriterion } = require('../interop-criteria')
 
 const EACH_LANE = { lane: '*', mode: null, name: 'each lane' }
 

@@ -19,6 +19,7 @@
 const stats = require('../../../shared/stats')
 const { compareRows, compareRowSlowdowns } = require('../runner/compare-rows')
 const { RULES } = require('../../../shared/verdict')
+const { paramOf } = require('../../cells/helpers')
 
 const STATUS = {
   source: { all: 'reproduced', some: 'partly reproduced', none: 'not reproduced' },
@@ -51,7 +52,6 @@ const sameSlot = (side, a, r) => (side.lane !== '*' || r.lane === a.lane) && (si
 const partners = (claim, a, r) => sameSlot(claim.b, a, r)
 // Rows of one cell: the same experiment, cell, network and browser.
 const sameCell = (a, b) => a.experiment === b.experiment && a.cell === b.cell && a.network === b.network && browserOf(a) === browserOf(b)
-const paramOf = (row, param) => param === 'preset' ? row.preset : row.params[param]
 const fmt = v => Number.isFinite(v) ? `${v >= 10 ? v.toFixed(0) : v.toFixed(2)}×` : '–'
 
 // Fields of the two rows' workloads that differ where the claim says they must match.

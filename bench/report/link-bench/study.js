@@ -8,17 +8,13 @@
 // say). A record --save wrote before --out existed (its environment was
 // `provenance` then) becomes a results.json with the same figures, its
 // provenance kept as the environment and the command read from its options.
-// Report-only: harness/provenance.js REPORT_ONLY.
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../../../common/errors')
 const { formatTables } = require('../../link-bench/report')
 const { EFFECTS, EFFECT_RATE_MBPS, formatEffects } = require('../../link-bench/effects')
 
-const TOOL = 'h2bench bench:link'
-
-// `npm run bench:link -- …` for the arguments as run.
-const commandLine = argv => `npm run bench:link${argv.length ? ` -- ${argv.join(' ')}` : ''}`
+const { TOOL, commandLine } = require('../../link-bench/link-bench')
 
 // The effects a record measured, as this checkout names them (one it no longer knows: its spec from the runs).
 function effectsOf (record) {

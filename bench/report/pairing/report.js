@@ -6,13 +6,30 @@
 const stats = require('../../../shared/stats')
 const { generator, RULES } = require('../../../shared/verdict')
 
-const { sd } = require('./pairing')
+const { sd, pairingOf } = require('./pairing')
 
 // The spread of one mode's per-repeat ratio: { ratios, n, spread, median }.
 function spreadOf (runs) {
   const ok = runs.filter(x => x.h1 && x.h3)
   const ln = ok.map(x => Math.log(x.h1 / x.h3))
   return { n: ok.length, spread: sd(ln), median: ln.length ? Math.exp(stats.median(ln)) : null }
+}
+
+// The measured record (bench/pairing/pairing.js measure) with its reading: each mode's spread and the
+// paired run's within-seed/across-seed split, in results.json's order.
+function analysed (measured) {
+  const { runs, ...rest } = measured
+  const asRow = (lane, list) => ({
+    samples: list.filter(x => x.h1 && x.h3).map(x => x[lane]),
+    linkSeeds: list.filter(x => x.h1 && x.h3).map(x => x.seeds[lane])
+  })
+  return {
+    ...rest,
+    paired: spreadOf(runs.paired),
+    unpaired: spreadOf(runs.unpaired),
+    pairedSplit: pairingOf(asRow('h1', runs.paired), asRow('h3', runs.paired)),
+    runs
+  }
 }
 
 // The paired spread over the unpaired one, with a 95 % percentile-bootstrap interval (each mode's good
@@ -74,4 +91,4 @@ function report (record) {
 }
 
 
-module.exports = { report, spreadOf, spreadRatio }
+module.exports = { report, analysed, spreadOf, spreadRatio }

@@ -5,16 +5,50 @@
 // machine and the date; each workload's figures and every pair's runs) and
 // report.md, written from that record alone, so that
 //   npm run bench:qlog-cost -- --from <dir>/results.json --out <dir>
-// writes the report again without measuring. Report-only:
-// harness/provenance.js REPORT_ONLY.
+// writes the report again without measuring.
 const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../../../common/errors')
+const { quantile } = require('../../../shared/stats')
+const { environmentRecord, gitCommit } = require('../../../harness/provenance')
 
 const TOOL = 'h2bench qlog cost'
 
 // `npm run bench:qlog-cost -- …` for the arguments as run.
 const commandLine = argv => `npm run bench:qlog-cost${argv.length ? ` -- ${argv.join(' ')}` : ''}`
+
+const median = xs => xs.length ? quantile(xs, 0.5) : null
+const r3 = x => x === null ? null : +x.toFixed(3)
+
+// A workload's figures: medians per side, and on ÷ off per pair (median, min, max).
+function summarise ({ label, pairs }) {
+  const ratio = f => {
+    const rs = pairs.map(p => f(p.on) / f(p.off)).filter(Number.isFinite)
+    return { median: r3(median(rs)), min: r3(Math.min(...rs)), max: r3(Math.max(...rs)) }
+  }
+  return {
+    label,
+    pairs: pairs.length,
+    timeMs: { off: r3(median(pairs.map(p => p.off.totalMs))), on: r3(median(pairs.map(p => p.on.totalMs))) },
+    time: ratio(p => p.totalMs),
+    serverCpuMs: { off: r3(median(pairs.map(p => p.off.serverCpuMs))), on: r3(median(pairs.map(p => p.on.serverCpuMs))) },
+    serverCpu: ratio(p => p.serverCpuMs),
+    qlogBytesPerRun: median(pairs.map(p => p.on.qlogBytes))
+  }
+}
+
+// What a run returns (--json, results.json): the environment with the date and the command as run, each
+// workload's figures and every pair's runs (measureWorkload's). `commit`: git's unless given.
+function resultOf ({ argv, opts, runs, started, commit = gitCommit() }) {
+  return {
+    tool: TOOL,
+    environment: { ...environmentRecord({ commit }), date: started.toISOString(), command: commandLine(argv) },
+    repeats: opts.repeats,
+    smoke: opts.smoke,
+    workloads: runs.map(summarise),
+    runs
+  }
+}
 
 // What a run prints: the settings, the machine and a line a workload.
 function formatQlogCost ({ environment, repeats, workloads }) {
@@ -105,4 +139,4 @@ function writeStudy (dir, result) {
   return files
 }
 
-module.exports = { TOOL, commandLine, formatQlogCost, reportMarkdown, readStudy, writeStudy }
+module.exports = { TOOL, commandLine, summarise, resultOf, formatQlogCost, reportMarkdown, readStudy, writeStudy }

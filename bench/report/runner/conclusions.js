@@ -1,14 +1,10 @@
 'use strict'
 
 // Each result row against its baseline in its cell (withRatios), by the
-// verdict engine; and what the reports read of a row (paramOf, measured).
+// verdict engine; and what the reports read of a row (measured).
 // Rows are result rows (see docs/runner.md); a row's value is its median
 // (ms). The claims each experiment makes are bench/report/claims/'s.
 const { compareRows, comparisonRecord, workloadOf } = require('./compare-rows')
-
-function paramOf (row, param) {
-  return param === 'preset' ? row.preset : row.params[param]
-}
 
 // A row counts when it has samples and none of its requests failed: failed
 // requests end early, so such a batch timed less than the workload.
@@ -57,4 +53,4 @@ function withRatios (rows) {
   })
 }
 
-module.exports = { baselineOf, withRatios, paramOf, measured, engineVerdict }
+module.exports = { baselineOf, withRatios, measured, engineVerdict }

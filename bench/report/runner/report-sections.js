@@ -3,12 +3,13 @@
 // What report.md and report.html both say, before they format it: the run's
 // environment, the introduction, and per experiment its tables, verdicts and
 // the remarks under them.
-const { paramOf } = require('./conclusions')
+const { paramOf } = require('../../cells/helpers')
 const { presetByName, describePreset, throttled } = require('../../../link/devtools-presets')
 const { networkOf, seriesName, multiNetwork, multiBrowsers } = require('./report-series')
 const { tableOf, boundsTable, instrumentErrors, comparisonsTable, cpuShapedCells, driftingCells, pairingTable } = require('./report-tables')
 const { verdicts } = require('./report-verdicts')
 const { RULES } = require('./compare-rows')
+const { tablesOf } = require('../tables')
 
 // Lines under an experiment's table: presets used, push outcomes,
 // failures, cells with fewer repeats and why.
@@ -100,8 +101,11 @@ const SITE_INTRO = [
   '(har/ beside this report).'
 ]
 
-// An experiment's own tables under its main one (h3-ttfb, h3-hol): [{ title, head, body }].
-const extraTables = (experiment, rows) => experiment.extraTables && rows.length ? experiment.extraTables(rows) : []
+// An experiment's own tables under its main one (bench/report/tables/<id>.js): [{ title, head, body }].
+function extraTables (experiment, rows) {
+  const tables = tablesOf(experiment.id)
+  return tables && rows.length ? tables(rows) : []
+}
 
 function render (report) {
   const { results, experiments } = report

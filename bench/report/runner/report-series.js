@@ -3,8 +3,7 @@
 // The result rows of an experiment as the report shows them: seconds, the
 // name of each series (lane and mode; the network and browser when rows
 // have several) and the series by swept value, ours and the source's.
-const { paramOf } = require('./conclusions')
-const { cellParams } = require('../../cells/helpers')
+const { paramOf, cellParams } = require('../../cells/helpers')
 
 // ms → "0.512" (seconds; three decimals below 10 s).
 const seconds = ms => ms === null || ms === undefined ? '–' : (ms / 1000).toFixed(ms < 10000 ? 3 : 2)

@@ -3,7 +3,7 @@
 // The tables of an experiment's section, as { head, body } (report-markdown.js
 // and report-html.js write them): the main one (our series, ratios, the
 // source's) and the one against the physical lower bounds.
-const { paramOf } = require('./conclusions')
+const { paramOf } = require('../../cells/helpers')
 const { closeness, boundOf } = require('./bounds')
 const { dominantCost, timedMsOf } = require('./costs')
 const { pairingOf, randomEffects } = require('../pairing/pairing')

@@ -4,7 +4,7 @@
 // bench/report/claims/judge.js's one rule) against its rows, per network; an
 // experiment not yet moved to claims keeps its conclusions' own check().
 const { networkOf, NETWORK_NAMES, multiBrowsers } = require('./report-series')
-const { paramOf } = require('./conclusions')
+const { paramOf } = require('../../cells/helpers')
 const { rowFlags } = require('./report-tables')
 const { judge } = require('../claims/judge')
 const { claimsOf } = require('../claims')

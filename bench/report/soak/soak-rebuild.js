@@ -10,6 +10,29 @@ const { environmentRecord } = require('../../../harness/provenance')
 const { judgeSoak, tolerances } = require('./soak-trend')
 const { buckets } = require('./soak-buckets')
 
+// A soak's measured result (bench/soak/soak-result.js assemble, or a results.json) → the same with its
+// buckets, trend and verdict, and the tolerances it was judged by, by this checkout's rules.
+function judged (result) {
+  const { trend, verdict } = judgeSoak({
+    samples: result.samples,
+    lanes: result.settings.lanes,
+    plannedSeconds: result.settings.minutes * 60,
+    loadSeconds: result.durationSeconds,
+    stopping: result.stoppedEarly,
+    interrupted: result.interrupted,
+    failed: result.failed,
+    browserFailed: result.browserFailed,
+    serverExit: result.serverExit
+  })
+  return {
+    ...result,
+    settings: { ...result.settings, tolerances: tolerances() },
+    buckets: buckets({ samples: result.samples, runs: result.runs, seconds: result.settings.bucketSeconds }),
+    trend,
+    verdict
+  }
+}
+
 // The results.json of a soak at `file` → the same, rebuilt.
 function rebuildSoak (file) {
   let json
@@ -22,25 +45,7 @@ function rebuildSoak (file) {
   if (json.tool !== 'h2bench soak' || missing.length) {
     throw new UsageError(`--from ${file} is not a soak's results.json (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
   }
-  const { trend, verdict } = judgeSoak({
-    samples: json.samples,
-    lanes: json.settings.lanes,
-    plannedSeconds: json.settings.minutes * 60,
-    loadSeconds: json.durationSeconds,
-    stopping: json.stoppedEarly,
-    interrupted: json.interrupted,
-    failed: json.failed,
-    browserFailed: json.browserFailed,
-    serverExit: json.serverExit
-  })
-  return {
-    ...json,
-    settings: { ...json.settings, tolerances: tolerances() },
-    buckets: buckets({ samples: json.samples, runs: json.runs, seconds: json.settings.bucketSeconds }),
-    trend,
-    verdict,
-    rebuilt: { date: new Date().toISOString(), h2bench: environmentRecord().h2bench }
-  }
+  return { ...judged(json), rebuilt: { date: new Date().toISOString(), h2bench: environmentRecord().h2bench } }
 }
 
-module.exports = { rebuildSoak }
+module.exports = { rebuildSoak, judged }

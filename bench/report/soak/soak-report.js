@@ -1,6 +1,6 @@
 'use strict'
 
-// What the soak benchmark (bench/soak/soak.js) prints and writes: the table of
+// What the soak benchmark (bench/commands/soak.js) prints and writes: the table of
 // samples per time bucket, the verdict in words, an SVG chart (no external
 // resources) and report.md.
 // The time buckets: soak-buckets.js; the chart: soak-chart.js.

@@ -22,7 +22,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 // The measuring path is declared beside the code that records what a run measured with (harness/provenance.js).
-const { MEASURING_PATH, REPORT_ONLY, measuringPathFor } = require('../../../harness/provenance')
+const { MEASURING_PATH, REPORT_ROOMS, measuringPathFor } = require('../../../harness/provenance')
 const { usage } = require('../../../common/cli')
 const { UserError } = require('../../../common/errors')
 const { rewriteReadme } = require('./readme-verdicts')
@@ -206,4 +206,4 @@ async function main (argv, { root = ROOT } = {}) {
   return values.check && stale ? 1 : 0
 }
 
-module.exports = { main, studyState, findStudies, rerunCommand, historyMissing, studiesIndex, writeIndex, INDEX, STATES, MEASURING_PATH, REPORT_ONLY }
+module.exports = { main, studyState, findStudies, rerunCommand, historyMissing, studiesIndex, writeIndex, INDEX, STATES, MEASURING_PATH, REPORT_ROOMS }

@@ -5,7 +5,7 @@ const path = require('node:path')
 const { LANES } = require('../../../server/lanes')
 const { runNode } = require('../../support/run-node')
 
-// `npm run soak` is `node bench/soak/soak.js`: run the script itself, as the
+// `npm run soak` is `node bin/h2bench-soak.js`: run the script itself, as the
 // server-bench test does.
 const SOAK = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-soak.js')
 

@@ -1,21 +1,20 @@
 'use strict'
 
-// npm run soak: mixed page batches against every lane, continuously, in
-// headless Chromium, while the server (its own process, bench/soak/soak-server.js)
-// reports its RSS, open fds and event-loop delay; ends with a verdict: RSS and
-// fds flat after the warm-up (bench/report/soak/soak-trend.js), zero failed requests.
-// Its command line: soak-args.js; one run: soak-run.js (the load:
-// soak-workload.js; the samples: soak-samples.js; the result:
-// soak-result.js); what it prints and writes: soak-report.js; --from, a
-// finished soak judged again: soak-rebuild.js.
+// npm run soak (bin/h2bench-soak.js): mixed page batches against every lane, continuously, in
+// headless Chromium, while the server (its own process, bench/soak/soak-server.js) reports its RSS,
+// open fds and event-loop delay; ends with a verdict: RSS and fds flat after the warm-up
+// (bench/report/soak/soak-trend.js), zero failed requests. What it measures: bench/soak/ (the command
+// line: soak-args.js; one run: soak-run.js; the load: soak-workload.js; the samples: soak-samples.js;
+// the result: soak-result.js). What it reads and writes of that: bench/report/soak/ (the verdict:
+// soak-rebuild.js judged; the report: soak-report.js; --from, a finished soak judged again).
 const path = require('node:path')
-const { parseSoakArgs, HELP } = require('./soak-args')
+const { parseSoakArgs, HELP } = require('../soak/soak-args')
 const { signalExitCode } = require('../../common/cli')
-const { WORKLOADS } = require('./soak-workload')
-const { soak } = require('./soak-run')
-const { SIGNALS } = require('./soak-result')
+const { WORKLOADS } = require('../soak/soak-workload')
+const { soak } = require('../soak/soak-run')
+const { SIGNALS } = require('../soak/soak-result')
 const { formatReport, writeOutputs } = require('../report/soak/soak-report')
-const { rebuildSoak } = require('../report/soak/soak-rebuild')
+const { rebuildSoak, judged } = require('../report/soak/soak-rebuild')
 
 // The report (stdout, or stderr with --json and the result on stdout), and
 // the files when --out names a directory.
@@ -67,7 +66,7 @@ async function main (argv) {
     if (stopLoadRef) stopLoadRef(signal)
   }
   for (const s of SIGNALS) process.on(s, onSignal)
-  const result = await soak(opts, log, fn => { stopLoadRef = fn; if (signalled) fn(signalled) })
+  const result = judged(await soak(opts, log, fn => { stopLoadRef = fn; if (signalled) fn(signalled) }))
   output(opts, result, log)
   if (result.interrupted) return signalExitCode(result.interrupted)
   return result.verdict.pass ? 0 : 1

@@ -8,12 +8,12 @@
 // its 50 handshakes in turn), `failures` the runs that did not.
 const stats = require('../../shared/stats')
 const { productInterval, RULES } = require('../../shared/verdict')
-const { engineVerdict } = require('../report/runner/conclusions')
-const { compareRows } = require('../report/runner/compare-rows')
+const { engineVerdict } = require('./runner/conclusions')
+const { compareRows } = require('./runner/compare-rows')
 const { turnsOf } = require('../cells/load-in-turn')
-const { boundOf } = require('../report/runner/bounds')
+const { boundOf } = require('./runner/bounds')
 const { parseLinkSpec } = require('../../link/spec')
-const { caseByName } = require('./interop-cases')
+const { caseByName } = require('../experiments/interop-cases')
 
 // The interop runner's goodput unit: 8 × bytes ÷ ms, bits a millisecond: kbit/s (MeasurementGoodput.check).
 const kbps = (bytes, ms) => 8 * bytes / ms
