@@ -14,12 +14,6 @@ const PRESET = loadPreset('ab-vs-nghttp')
 const RTTS = [50, 100, 200, 500]
 const SOURCE = { h1: 22.536, h2: 2.626 }
 
-const ok = r => r && r.samples.length > 0 && r.failures === 0
-const rttOf = r => rttMsOfSpec(r.linkSpec || r.preset) ?? NaN
-const at = (rows, lane, rtt) => rows.find(r => r.lane === lane && rttOf(r) === rtt && ok(r)) || null
-const s = v => v === null || v === undefined ? '–' : (v / 1000).toFixed(2)
-const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(1)}×`
-const rtts = rows => [...new Set(rows.map(rttOf))].filter(Number.isFinite).sort((a, b) => a - b)
 
 const cell = (rtt, workload = PRESET.workload) => ({
   preset: `rtt=${rtt}ms`,
@@ -46,22 +40,5 @@ module.exports = {
     return rtt * (Math.ceil(c.workload.requests / c.workload.connections) * 4.5 + 4 * lanes) + 5000 + lanes * 300
   },
   source: null,
-  sourceFigures: SOURCE,
-  extraTables (rows) {
-    const lanes = [...new Set(rows.map(r => r.lane))]
-    const body = rtts(rows).flatMap(rtt => lanes.map(lane => {
-      const r = rows.find(q => q.lane === lane && rttOf(q) === rtt)
-      if (!r) return null
-      const h1 = at(rows, 'h1', rtt)
-      const l = r.load || {}
-      const src = rtt === 500 ? (lane === 'h1' ? SOURCE.h1 : lane === 'h2' ? SOURCE.h2 : null) : null
-      return [`${rtt} ms`, lane, l.tool || '–', ok(r) ? s(r.median) : `failed (${r.failures})`, l.reqPerSec === null || l.reqPerSec === undefined ? '–' : l.reqPerSec.toFixed(1), l.connections ?? '–', l.requestsPerConnection ?? '–',
-        ok(r) && h1 ? x(h1.median / r.median) : '–', src === null ? '–' : String(src)]
-    }).filter(Boolean))
-    return [{
-      title: 'Per lane and link: the tool, total time (median, s), req/s, the connections the server saw and requests per connection, h1\'s time over the lane\'s, and the source\'s time at its ~500 ms path',
-      head: ['link RTT', 'lane', 'tool', 'total (s)', 'req/s', 'connections', 'req/conn', 'h1 ÷ lane', 'source (s)'],
-      body
-    }]
-  }
+  sourceFigures: SOURCE
 }

@@ -13,8 +13,6 @@
 const LOSSES = [0, 1, 2, 5]
 const linkOf = loss => `rtt=50ms,down=20mbit,up=20mbit,loss=${loss}%`
 
-const ok = r => r && r.samples.length > 0 && r.failures === 0 && r.hol && r.hol.p10 !== null
-const s = v => v === null || v === undefined ? '–' : `${(v / 1000).toFixed(2)} s`
 
 module.exports = {
   id: 'h3-hol',
@@ -27,14 +25,5 @@ module.exports = {
   smokeCells: () => [{ requests: 20, size: '5kb', delay: 0, preset: 'loss 2 %', link: linkOf(2) }],
   // Per repeat and lane: the warm-up, the bytes at 20 mbit/s, a few RTTs, and the loss's retransmissions.
   estimateMs: (cell, { lanes }) => lanes * (cell.requests * 20 * 1024 * 8 / 20e3 * 1.5 + 500),
-  source: null,
-  extraTables (rows) {
-    const body = rows.filter(ok).sort((a, b) => a.hol.lossPct - b.hol.lossPct || a.lane.localeCompare(b.lane)).map(r => [
-      `${r.hol.lossPct} %`, r.lane, r.protocol || '–', s(r.median), s(r.hol.firstMs), s(r.hol.p10), s(r.hol.p50), s(r.hol.p90), s(r.hol.spreadMs), String(r.hol.batches), r.ccSeen || '–'])
-    return [{
-      title: 'Completion times of the requests within a batch (medians over the batches; from the batch start)',
-      head: ['loss', 'lane', 'protocol', 'batch time', 'first request done', 'p10', 'p50', 'p90', 'p90 − p10', 'batches', 'congestion control (server sockets)'],
-      body
-    }]
-  }
+  source: null
 }

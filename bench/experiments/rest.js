@@ -37,5 +37,6 @@ module.exports = {
   estimateMs: (cell, { lanes }) => lanes * 5 * (6 * RTT_MS + cell.requests * 2) + 3 * Math.ceil(cell.requests / 6) * RTT_MS * 2,
   // The main table and chart: the source's own lanes (h1 and h2), every scenario; the tables below have every lane.
   mainRows: rows => rows.filter(r => ['h1', 'h2'].includes(r.lane) && browserOf(r) !== 'node:http2'),
-  source: null
+  source: null,
+  itemBytes: ITEM_BYTES
 }
