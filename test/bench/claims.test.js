@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, meets, all, FORMS } = require('../../bench/report/claims/forms')
 const { judge, statusOf, STATUS_WORDS, RULE_TEXT } = require('../../bench/report/claims/judge')
+const { tablesOf } = require('../../bench/report/tables')
 const { claimsOf } = require('../../bench/report/claims')
 const { EXPERIMENTS } = require('../../bench/experiments')
 
@@ -182,5 +183,20 @@ describe('claims: every experiment declares its conclusions as claims, and write
       assert.ok(Array.isArray(claims) && claims.length >= 1, `${e.id}: no claims in bench/report/claims/${e.id}.js`)
       for (const c of claims) assert.ok(FORMS.includes(c.form), `${e.id}: ${c.text}`)
     }
+  })
+
+  it('no experiment keeps tables of its own: an experiment says what to measure, bench/report/tables/<id>.js how to show it', () => {
+    const fs = require('node:fs')
+    const path = require('node:path')
+    const dir = path.join(__dirname, '..', '..', 'bench', 'report', 'tables')
+    for (const e of EXPERIMENTS) assert.equal(e.extraTables, undefined, `${e.id} still has extraTables`)
+    const ids = EXPERIMENTS.map(e => e.id)
+    for (const file of fs.readdirSync(dir).filter(f => f !== 'index.js')) {
+      const id = file.replace(/\.js$/, '')
+      assert.ok(ids.includes(id), `bench/report/tables/${file} names no experiment`)
+      assert.equal(typeof tablesOf(id), 'function', id)
+    }
+    assert.equal(tablesOf('delay'), null)
+    assert.equal(tablesOf('../claims/index'), null)
   })
 })
