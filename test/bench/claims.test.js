@@ -141,6 +141,24 @@ describe('claims: the forms, judged by one rule', () => {
     assert.match(j.detail, /not comparable \(workloads differ: state: cold and resumed\)/)
   })
 
+  it('like with like on rows as the runner records them: ttfb rows carry cold or resumed, hol batches their connections, site-page loads resumed', () => {
+    const { workloadOf } = require('../../bench/report/runner/compare-rows')
+    const { withRatios } = require('../../bench/report/runner/conclusions')
+    const ttfb = (lane, mode) => ({ ...row({ lane, mode, samples: runs(lane === 'h3' ? 100 : 200) }), ttfb: { rttMs: 100 } })
+    assert.equal(workloadOf(ttfb('h3', 'cold')).state, 'cold')
+    assert.equal(workloadOf(ttfb('h3', 'repeat')).state, 'resumed')
+    const claim = faster({ lane: 'h3', mode: 'repeat' }, { lane: 'h2e', mode: 'cold' }, { text: 'a claim', match: ['state'] })
+    const j = judge(claim, withRatios([ttfb('h2e', 'cold'), ttfb('h3', 'repeat')]))
+    assert.equal(j.status, 'not measured')
+    assert.match(j.detail, /not comparable \(workloads differ: state: cold and resumed\)/)
+    assert.equal(statusOn(faster({ lane: 'h3', mode: 'cold' }, { lane: 'h2e', mode: 'cold' }, { text: 'a claim', match: ['state'] }), withRatios([ttfb('h2e', 'cold'), ttfb('h3', 'cold')])), 'reproduced')
+    const hol = lane => ({ ...row({ lane, params: { requests: 100, sizeBytes: 20480 }, samples: runs(100) }), protocol: lane === 'h1' ? 'http/1.1' : lane === 'h3' ? 'h3' : 'h2', hol: { p10: 1 } })
+    assert.deepEqual([workloadOf(hol('h1')).connections, workloadOf(hol('h3')).connections], [6, 1])
+    const page = { ...row({ lane: 'h3', params: { sizeBytes: 15360 }, samples: runs(100) }), resources: [], responseStartMedian: 50 }
+    assert.equal(workloadOf(page).state, 'resumed')
+    assert.equal(workloadOf(page).bytes, 15360)
+  })
+
   it('a side of any lane pairs rows of the same lane; invalid rows (push refused) count as not measured', () => {
     const claim = faster({ lane: '*', mode: 'push' }, { lane: '*', mode: 'request', name: 'request' }, { text: 'push faster', invalid: r => r.mode === 'push' && r.refused ? 'push refused' : '' })
     const rows = ['h2', 'h2n'].flatMap(lane => [row({ lane, mode: 'request', samples: runs(200) }), row({ lane, mode: 'push', samples: runs(100) })])

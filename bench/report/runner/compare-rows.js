@@ -41,11 +41,27 @@ function siteWorkload (row) {
   }
 }
 
-// → the row's workload, or null for kinds that do not record one yet.
+// A ttfb row's (bench/cells/h3-ttfb.js): one request for an empty response on a new connection, cold (no session
+// ticket) or on a repeat visit (the session cache kept: the client may resume, and send 0-RTT over QUIC). The state
+// is what the cell asked for, not what the handshake did: the ttfb table counts resumptions and 0-RTT per row.
+function ttfbWorkload (row) {
+  return { tool: row.browser || 'chromium', connections: 1, streams: 1, pipelining: 1, requests: 1, bytes: 0, state: row.mode === 'repeat' ? 'resumed' : 'cold' }
+}
+
+// A site-page row's (bench/cells/site-page.js): a navigation to the lane's /site page of `size` bytes, as a returning
+// visitor (an untimed first visit left TLS session tickets and QUIC tokens) on new connections, nothing from a cache.
+function sitePageWorkload (row) {
+  return { tool: row.browser || 'chromium', connections: null, streams: null, pipelining: 1, requests: null, bytes: row.params.sizeBytes, state: 'resumed' }
+}
+
+// → the row's workload, or null for kinds that do not record one (rest: its visits differ by scenario).
+// hol's batch is the page's (bench/kinds/hol.js).
 function workloadOf (row) {
   if (row.load && row.load.command) return loadWorkload(row)
   if (row.site) return siteWorkload(row)
-  if (row.experiment && row.params && row.params.requests && !row.rest && !row.hol && row.mode === null) return pageWorkload(row)
+  if (row.ttfb) return ttfbWorkload(row)
+  if (row.resources !== undefined && row.responseStartMedian !== undefined) return sitePageWorkload(row)
+  if (row.experiment && row.params && row.params.requests && !row.rest && row.mode === null) return pageWorkload(row)
   return null
 }
 
