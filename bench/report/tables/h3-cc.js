@@ -1,14 +1,13 @@
 'use strict'
 
 // h3-cc's table (bench/experiments/h3-cc.js): HTTP/2 under each TCP congestion control beside HTTP/3.
-const { lossOf, ok, pairRatio, x } = require('../../experiments/h3-common')
+const { lossOf, pairRatio, x } = require('../../experiments/h3-common')
+const { sitePageRows } = require('../site-page-rows')
 const ccOf = row => row.preset.split(' ')[0]
 
 // The h3-cc experiment's tables under its main one (bench/report/runner/report-sections.js): [{ title, head, body }].
 module.exports = function tables (rows) {
-  const cells = [...new Set(rows.map(r => r.cell))].sort((a, b) => a - b)
-  const at = (lane, cell) => rows.find(r => r.lane === lane && r.cell === cell)
-  const s = r => ok(r) ? (r.median / 1000).toFixed(3) : r ? `failed (${r.failures})` : '–'
+  const { cells, at, s } = sitePageRows(rows)
   const body = cells.map(cell => {
     const any = rows.find(r => r.cell === cell)
     const h2e = at('h2e', cell)

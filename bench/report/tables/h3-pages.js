@@ -4,13 +4,11 @@
 // first byte and the page's physical lower bound.
 const { CLOUDFLARE, lossOf, pageOf, ok, pageBoundMs, pairRatio, x } = require('../../experiments/h3-common')
 const { composition } = require('../../../server/routes/site')
-
+const { sitePageRows } = require('../site-page-rows')
 
 // The h3-pages experiment's tables under its main one (bench/report/runner/report-sections.js): [{ title, head, body }].
 module.exports = function tables (rows) {
-  const cells = [...new Set(rows.map(r => r.cell))].sort((a, b) => a - b)
-  const at = (lane, cell) => rows.find(r => r.lane === lane && r.cell === cell)
-  const s = r => ok(r) ? (r.median / 1000).toFixed(3) : r ? `failed (${r.failures})` : '–'
+  const { cells, at, s } = sitePageRows(rows)
   const body = cells.map(cell => {
     const any = rows.find(r => r.cell === cell)
     const page = pageOf(any)
