@@ -9,7 +9,7 @@ const path = require('node:path')
 const { parseConfig, helpText, isLoopback } = require('../server/config')
 const { loadOrCreateCertificate } = require('../server/certs')
 const { startAll } = require('../server/start')
-// The user's own Chrome only: harness/chromium.js would also load playwright-core (0.2 s, 50 MB) for nothing.
+// The user's own Chrome only: harness/chromium.js would also load puppeteer-core (0.25 s, 20 MB) for nothing.
 const { findChrome, INSTALL_HINT } = require('../harness/chromium/find')
 const { isRoot } = require('../harness/chromium/flags')
 const { chromeCommand, launchChrome } = require('../harness/chromium/user-chrome')

@@ -3,14 +3,14 @@
 // Chromium for h2bench, in one place; every caller imports it from here.
 // chromium/find.js: where the local Chrome/Chromium is, and the install hint.
 // chromium/flags.js: the flags (SPKI trust, QUIC origins, the quiet-network
-//   flags, root → --no-sandbox, the profile).
+//   flags, root → --no-sandbox, the profile, the driver's switches).
 // chromium/headless.js: launchBrowser, the measurements' headless Chromium
-//   through playwright-core (a persistent profile, or incognito contexts with
+//   through puppeteer-core (a persistent profile, or incognito contexts with
 //   the net-log for the h3 study).
 // chromium/user-chrome.js: the user's own Chrome with a window (npm run
 //   chrome): launchChrome starts it detached, chromeCommand prints it.
 const { findChrome, INSTALL_HINT } = require('./chromium/find')
-const { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, netLogArgs } = require('./chromium/flags')
+const { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, driverArgs, netLogArgs } = require('./chromium/flags')
 const { launchBrowser, chromiumLaunch } = require('./chromium/headless')
 const { chromeCommand, launchChrome } = require('./chromium/user-chrome')
 
@@ -22,6 +22,7 @@ module.exports = {
   quicArgs,
   chromeArgs,
   measurementArgs,
+  driverArgs,
   netLogArgs,
   launchBrowser,
   chromiumLaunch,

@@ -2,7 +2,7 @@
 
 // What Chromium says about each request it failed (net::ERR_HTTP2_PROTOCOL_ERROR,
 // net::ERR_INSUFFICIENT_RESOURCES, …): a page only learns "status 0", so every
-// bench script that drives the page counts these, by lane, through Playwright.
+// bench script that drives the page counts these, by lane, through puppeteer.
 //
 // watchNetErrors(page, lanes, { ignore }) → {
 //   byLane: live { lane name | 'other': { 'net::ERR_…': n } },

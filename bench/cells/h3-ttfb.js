@@ -75,7 +75,7 @@ async function flushSockets (context) {
   const tab = await context.newPage()
   try {
     await tab.goto(NET_INTERNALS)
-    await tab.click(FLUSH_BUTTON, { timeout: 10000 })
+    await tab.locator(FLUSH_BUTTON).setTimeout(10000).click() // waits for the button, visible and enabled
   } finally {
     await tab.close()
   }
@@ -92,7 +92,7 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-netlog-'))
   const netLog = path.join(logDir, 'net-log.json')
   // A Chromium of our own (not a persistent profile: every cold sample needs a
-  // fresh incognito context, which only a launched browser gives), inside the
+  // fresh incognito context, and the net-log is this cell's alone), inside the
   // link's client namespace like the runner's, with the net-log on.
   const b = await launchBrowser({
     spki: link.tls.spki,
@@ -135,7 +135,7 @@ async function runTtfbCell ({ link, entry, laneInfo, repeats, budgetMs, log = ()
     budget = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
       const order = r % 2 ? [...laneInfo].reverse() : laneInfo
       for (const lane of order) {
-        const context = await b.browser.newContext()
+        const context = await b.browser.createBrowserContext()
         try {
           await sampleLane(context, lane, r)
         } catch (err) {

@@ -50,8 +50,8 @@ async function openSiteBrowser (kind, protocol, url, trust, link = null) {
     protocolArgs: chromiumProtocolArgs(protocol, url)
   })
   try {
-    const page = b.context.pages()[0] || await b.context.newPage()
-    const cdp = await b.context.newCDPSession(page)
+    const page = (await b.context.pages())[0] || await b.context.newPage()
+    const cdp = await page.createCDPSession()
     const version = chromiumVersion(b.executablePath)
     const browser = { name: 'Chromium', version }
     return {

@@ -1,7 +1,7 @@
 'use strict'
 
 // One load of a page in a browser tab, measured from inside the page the same
-// way in Chromium (playwright) and Firefox (puppeteer over BiDi): Navigation
+// way in Chromium (puppeteer over CDP) and Firefox (over BiDi): Navigation
 // Timing for time to first byte and onload, Paint Timing for first contentful
 // paint, the largest-contentful-paint entries for LCP (the last candidate by
 // the time the page has loaded and the network gone quiet), and the
@@ -14,24 +14,17 @@ const SETTLE_MS = 5000
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
 
-// Polls `fn` in the page until it returns true (both drivers' evaluate take a function).
-async function until (page, fn, timeoutMs, what) {
-  const t0 = Date.now()
-  while (!(await page.evaluate(fn))) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`${what} within ${timeoutMs / 1000} s`)
-    await sleep(50)
-  }
-}
-
 // Loads `url` in `page`; → { status, protocol, ttfb, fcp, lcp, onload, domContentLoaded } (ms from the
 // navigation's start), and documentFromCache: the document came from the browser's cache, no request
 // made (Navigation Timing's transferSize 0 with a body: its time to first byte is no round trip).
 async function loadPage (page, url) {
   const response = await page.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS })
-  await until(page, () => {
+  await page.waitForFunction(() => {
     const nav = performance.getEntriesByType('navigation')[0]
     return Boolean(nav && nav.loadEventEnd > 0)
-  }, LOAD_TIMEOUT_MS, 'no load event')
+  }, { timeout: LOAD_TIMEOUT_MS, polling: 50 }).catch(err => {
+    throw err.name === 'TimeoutError' ? new Error(`no load event within ${LOAD_TIMEOUT_MS / 1000} s`, { cause: err }) : err
+  })
   // The network quiet: the page's late requests (lazy images, beacons) belong to its load and its HAR.
   const t0 = Date.now()
   let count = -1

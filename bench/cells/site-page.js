@@ -29,7 +29,7 @@ const LOAD_TIMEOUT_MS = 3 * 60 * 1000
 // One navigation; → { status, load, responseStart, protocol, resources: [{ path, protocol, bytes, finished }] }.
 async function loadSite (tab, url) {
   const response = await tab.goto(url, { waitUntil: 'load', timeout: LOAD_TIMEOUT_MS })
-  await tab.waitForFunction(() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0, null, { timeout: LOAD_TIMEOUT_MS })
+  await tab.waitForFunction(() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0, { timeout: LOAD_TIMEOUT_MS })
   const t = await tab.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0]
     return {
@@ -86,7 +86,7 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
   if (cc && !cc.applied) log(`  ${cc.note}`)
   const tab = await context.newPage()
   try {
-    const cdp = await context.newCDPSession(tab)
+    const cdp = await tab.createCDPSession()
     await cdp.send('Network.enable')
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
     const network = await applyNetwork(cdp, cell.preset, link, cell.link)

@@ -155,7 +155,7 @@ async function main (argv) {
         const browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes })
         try {
           const page = await browser.context.newPage()
-          page.on('crash', () => process.stderr.write('  (page crashed)\n'))
+          page.on('error', () => process.stderr.write('  (page crashed)\n')) // puppeteer's crash event
           await page.goto(`${running.page.url}/`)
           await page.waitForFunction(() => window.h2bench && window.h2bench.run)
           process.stderr.write(`${lane.name} ${step[0]} × ${fmtSize(step[1])} …\n`)

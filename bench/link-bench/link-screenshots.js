@@ -59,14 +59,14 @@ function parseArgs (argv) {
 // panel knows the link).
 async function openPage (browser, url) {
   const page = await browser.context.newPage()
-  await page.setViewportSize(VIEWPORT)
+  await page.setViewport(VIEWPORT)
   const errors = []
   const consoleErrors = []
   page.on('pageerror', e => errors.push(e.message))
   page.on('console', m => { if (m.type() === 'error') consoleErrors.push(m.text()) })
   await page.goto(url)
   await page.waitForFunction(() => Array.from(document.querySelectorAll('.card .state')).every(s => s.textContent === 'ready') &&
-    document.getElementById('link-now').dataset.mode, null, { timeout: 30000 })
+    document.getElementById('link-now').dataset.mode, { timeout: 30000 })
   return { page, errors, consoleErrors }
 }
 
@@ -108,7 +108,9 @@ async function runAndShoot ({ page, consoleErrors }, { title, subtitle, file }) 
     main.style.paddingTop = '16px'
     main.insertBefore(head, main.firstChild)
   }, { title, subtitle: `${subtitle} Medians: ${result.lanes.map(l => `${l.lane} ${(l.summary.median / 1000).toFixed(2)} s`).join(', ')}.` })
-  await page.locator('main').screenshot({ path: file })
+  const main = await page.waitForSelector('main')
+  await main.screenshot({ path: file }) // the whole element, scrolled into view
+  await main.dispose()
   return { result, medians, connecting }
 }
 
@@ -120,7 +122,7 @@ async function devtoolsRun (file) {
     const opened = await openPage(browser, `${running.page.url}/`)
     const { page, errors } = opened
     const preset = presetByName(PRESET)
-    const cdp = await page.context().newCDPSession(page)
+    const cdp = await page.createCDPSession()
     await cdp.send('Network.enable')
     await cdp.send('Network.emulateNetworkConditions', toCdp(preset))
     const shot = await runAndShoot(opened, {

@@ -6,7 +6,9 @@ const os = require('node:os')
 const { quietly, environmentRecord } = require('../../harness/provenance')
 const { edgeEnvironment } = require('../../harness/start-lanes')
 
-const PLAYWRIGHT_CORE = require('playwright-core/package.json')
+// The browser driver (harness/chromium/headless.js, harness/firefox/launch.js); runs before it was puppeteer-core
+// recorded playwrightCore, the version of playwright-core, instead.
+const PUPPETEER_CORE = require('puppeteer-core/package.json')
 
 function environmentOf ({
   opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null
@@ -18,7 +20,7 @@ function environmentOf ({
     firefox: firefox || null,
     browsers: opts.browsers,
     userAgent,
-    playwrightCore: quietly(() => PLAYWRIGHT_CORE.version, null),
+    puppeteerCore: quietly(() => PUPPETEER_CORE.version, null),
     h2bench: machine.h2bench,
     cpu: machine.cpu,
     cpus: machine.cpus,

@@ -59,7 +59,7 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
       await env.page.goto(`${running.page.url}/${pageQuery}`)
       await waitForH2bench(env.page, running.page.url)
       env.userAgent = await env.page.evaluate(() => navigator.userAgent)
-      env.cdp = await env.browser.context.newCDPSession(env.page)
+      env.cdp = await env.page.createCDPSession()
       await env.cdp.send('Network.enable')
     }
   } catch (err) {
@@ -78,15 +78,14 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
   return { ...env, close }
 }
 
-// Polls until the page's window.h2bench is there (Playwright's and
-// Puppeteer's waitForFunction take their arguments differently).
+// Waits until the page's window.h2bench is there (Chromium over CDP and Firefox over BiDi, both puppeteer pages).
 async function waitForH2bench (page, url, timeoutMs = 30000) {
-  const until = Date.now() + timeoutMs
-  while (Date.now() < until) {
-    if (await page.evaluate(() => Boolean(window.h2bench && typeof window.h2bench.run === 'function' && window.h2bench.rest)).catch(() => false)) return
-    await new Promise(resolve => setTimeout(resolve, 100))
+  try {
+    await page.waitForFunction(() => Boolean(window.h2bench && typeof window.h2bench.run === 'function' && window.h2bench.rest), { timeout: timeoutMs, polling: 100 })
+  } catch (err) {
+    if (err.name !== 'TimeoutError') throw err
+    throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`, { cause: err })
   }
-  throw new Error(`the h2bench page at ${url}/ has no window.h2bench.run (is client/js/bench.js there?)`)
 }
 
 module.exports = { openNetwork, waitForH2bench }

@@ -23,7 +23,7 @@ const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        npm run bench -- merge <dir|results.json>… --out <dir>
 
 Reruns the source study's experiments in the local Chrome/Chromium (headless,
-through playwright-core): starts the lanes on free ports with a throw-away
+through puppeteer-core): starts the lanes on free ports with a throw-away
 certificate, opens the h2bench page, sets each cell's network conditions through
 CDP and calls window.h2bench.run(), the same code path as the page's Run button.
 Writes results.json, results.csv, report.md and report.html.

@@ -28,10 +28,10 @@ const ROOT = path.join(__dirname, '..', '..')
 // Ctrl-C, SIGTERM or SIGHUP stop the measuring process at once, with a
 // line saying so and the signal's exit code (130, 143, 129): a cell cut short
 // is not a result, so no report is written. Browsers, lanes, Caddy and the
-// link end with this process (pipes, parent-death signals). Playwright's own
-// handlers are off (launchBrowser handleSignals: false): they closed the
-// browser and left the runner to time dead pages and write a report of
-// failures that exited 0.
+// link end with this process (pipes, parent-death signals). The browser
+// driver's own handlers are off (launchBrowser handleSignals: false): they
+// closed the browser and left the runner to time dead pages and write a
+// report of failures that exited 0 (playwright-core's did, the driver then).
 function stopOnSignals () {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {

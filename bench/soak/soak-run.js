@@ -65,12 +65,12 @@ async function soak (opts, log, register = () => {}) {
       chromium = chromiumVersion(browser.executablePath)
       page = await browser.context.newPage()
       page.on('pageerror', err => log(`page error: ${err.message}`))
-      page.on('crash', () => { state.notes.push('the page crashed'); stopLoad('page crash') })
+      page.on('error', () => { state.notes.push('the page crashed'); stopLoad('page crash') }) // puppeteer's crash event
       // What Chromium itself says about each failed request (net::ERR_…), by
       // lane; requests cancelled by a stop are not failures.
       state.browserFailures = watchNetErrors(page, info.lanes, { ignore: () => Boolean(state.stopping || state.deadline) }).byLane
       await page.goto(`${info.page}/`)
-      await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', null, { timeout: 30000 })
+      await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', { timeout: 30000 })
       userAgent = await page.evaluate(() => navigator.userAgent)
     }
     log(`server pid ${info.pid}; ${chromium}; ${opts.minutes} min of load, a sample every ${opts.intervalSeconds} s, ` +

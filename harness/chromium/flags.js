@@ -44,8 +44,8 @@ function chromeArgs ({ spki, userDataDir, url, lanes = [], root = isRoot() }) {
 // reached over QUIC from the first request (--origin-to-force-quic-on), and
 // without any, QUIC off altogether, so no lane is ever upgraded behind the
 // benchmark's back. The flags after them keep the browser off networks the
-// benchmark does not ask for; `extra` after those. (Playwright adds the
-// profile directory and its own flags.) `protocolArgs`: a site's run forcing
+// benchmark does not ask for; `extra` after those. (driverArgs go before
+// them, the profile directory after.) `protocolArgs`: a site's run forcing
 // one protocol (harness/force-protocol.js) instead of the lanes' QUIC flags;
 // `spki` null: no certificate trusted beyond the system's (a public site).
 function measurementArgs ({ spki, lanes = [], extra = [], protocolArgs = null }) {
@@ -58,7 +58,44 @@ function measurementArgs ({ spki, lanes = [], extra = [], protocolArgs = null })
   ]
 }
 
+// The switches the driver gives the measuring Chromium before measurementArgs.
+// puppeteer-core drives it (harness/chromium/headless.js) with its own
+// defaults off (ignoreDefaultArgs) and these instead: the switches
+// playwright-core 1.65.1, the driver before it, passed (its chromiumSwitches,
+// then its headless ones and --no-sandbox), word for word, so the browser
+// measured since the switch is the one the committed studies measured (among
+// them --disable-back-forward-cache, --disable-features=PaintHolding and
+// HttpsUpgrades, which puppeteer's defaults lack; and none of puppeteer's own,
+// such as --enable-automation or its --disable-features=AcceptCHFrame).
+// Some are no-ops for Chromium on Linux (Edge's, Windows', macOS'): kept so
+// the command line stays the one it was.
+const DRIVER_SWITCHES = [
+  '--disable-field-trial-config', '--disable-background-networking', '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows', '--disable-back-forward-cache', '--disable-breakpad',
+  '--disable-component-extensions-with-background-pages', '--disable-component-update', '--no-default-browser-check',
+  '--disable-default-apps', '--disable-dev-shm-usage', '--disable-edgeupdater', '--disable-extensions',
+  '--disable-features=' + [
+    'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+    'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+    'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+    'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion'
+  ].join(','),
+  '--enable-features=CDPScreenshotNewSurface,SkipListAccountsWithoutGaiaCookies',
+  '--allow-pre-commit-input', '--disable-hang-monitor', '--disable-ipc-flooding-protection', '--disable-popup-blocking',
+  '--disable-prompt-on-repost', '--disable-renderer-backgrounding', '--disable-updater-scheduler', '--force-color-profile=srgb',
+  '--metrics-recording-only', '--no-first-run', '--password-store=basic', '--use-mock-keychain', '--no-service-autorun',
+  '--disable-search-engine-choice-screen', '--unsafely-disable-devtools-self-xss-warnings', '--enable-unsafe-swiftshader',
+  '--edge-skip-compat-layer-relaunch', '--disable-stack-profiler', '--disable-infobars', '--disable-sync', '--do-not-de-elevate'
+]
+const HEADLESS_SWITCHES = [
+  '--headless', '--hide-scrollbars', '--mute-audio',
+  '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4'
+]
+function driverArgs ({ headless = true } = {}) {
+  return [...DRIVER_SWITCHES, ...(headless ? HEADLESS_SWITCHES : []), '--no-sandbox']
+}
+
 // Chromium's net-log into `file` (the h3 study reads it: bench/cells/net-log.js).
 const netLogArgs = file => [`--log-net-log=${file}`, '--net-log-capture-mode=Default']
 
-module.exports = { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, netLogArgs }
+module.exports = { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, driverArgs, netLogArgs }

@@ -1,15 +1,24 @@
 'use strict'
 
 // The headless Chromium every measurement runs in, launched through
-// playwright-core: the runner's, the tests', limits', soak's and the link
-// bench's (a persistent profile, one context), and the h3 study's (incognito
-// contexts, with the net-log).
+// puppeteer-core over CDP: the runner's, the tests', limits', soak's and the
+// link bench's (a persistent profile, its default context), and the h3
+// study's (incognito contexts, with the net-log).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { chromium } = require('playwright-core')
+const puppeteer = require('puppeteer-core')
 const { findChrome, INSTALL_HINT } = require('./find')
-const { measurementArgs, netLogArgs } = require('./flags')
+const { measurementArgs, driverArgs, netLogArgs } = require('./flags')
+
+// What the driver before puppeteer-core (playwright-core) gave every page, kept: a 1280 × 720 viewport (puppeteer's
+// default is 800 × 600; a viewport decides which lazy images a page loads; screen.width and the window stay
+// Chromium's 800 × 600, where playwright made them the viewport's), no limit on how long a DevTools command may
+// take (puppeteer's protocolTimeout is 180 s by default; a page cell's window.h2bench.run() is one
+// Runtime.callFunctionOn and may run longer: each wait that must end has a timeout of its own), and 180 s for
+// the browser to start.
+const VIEWPORT = { width: 1280, height: 720 }
+const LAUNCH_TIMEOUT_MS = 180000
 
 // What both kinds of launch share: the executable (through a wrapper script
 // that enters the link's namespace when there is a link, written into `dir`)
@@ -27,28 +36,31 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], proto
   return { executablePath, launchPath, args }
 }
 
-// Launches the local Chrome/Chromium headless through playwright-core,
+// Launches the local Chrome/Chromium headless through puppeteer-core,
 // trusting the lanes' certificate the way the printed Chrome command does
-// (SPKI list), in a throw-away profile (flags: ./flags.js measurementArgs).
-// handleSignals: false leaves Ctrl-C/SIGTERM to the caller (Playwright's own
-// handler would close the browser and exit the process with code 130 before
-// the caller could report).
+// (SPKI list), in a throw-away profile (flags: ./flags.js driverArgs, then
+// measurementArgs; puppeteer's own defaults are off).
+// handleSignals: false leaves Ctrl-C/SIGTERM/SIGHUP to the caller
+// (puppeteer's own handlers would kill the browser and exit the process with
+// code 130 before the caller could report).
 //
 // `link`: an open packet-level link (link/namespace.js): the browser then
 // runs in its client namespace, through a small wrapper script that enters it
-// (Playwright talks to Chromium over a pipe, which crosses namespaces), and
-// dies with this process (parent-death signal).
+// (puppeteer talks to Chromium over a pipe, `pipe: true`, which crosses
+// namespaces), and dies with this process (parent-death signal).
 //
 // `lanes` (startAll's): its HTTP/3 lanes are reached over QUIC from the first
 // request (--origin-to-force-quic-on); without any, QUIC is off altogether,
 // so no lane is ever upgraded behind the benchmark's back.
 //
-// `incognito`: a launched browser rather than a persistent profile (the h3
-// study: every cold sample needs a fresh incognito context, which only a
-// launched browser gives); resolves { browser, close, executablePath, dir }
-// (`dir`: the wrapper script's), else { context, close, executablePath,
-// userDataDir }. `netLog`: a file for Chromium's net-log. `netBenchmarking`:
-// --enable-net-benchmarking (the h3 study goes without). `tmpPrefix`: the
+// `incognito`: a browser with no window of its own and the driver's
+// throw-away profile (the h3 study: every cold sample gets a fresh incognito
+// context, browser.createBrowserContext()); resolves { browser, close,
+// executablePath, dir } (`dir`: the wrapper script's), else { browser,
+// context (its default context, the profile's), close, executablePath,
+// userDataDir }: puppeteer's Browser and BrowserContext. `netLog`: a file for
+// Chromium's net-log. `netBenchmarking`: --enable-net-benchmarking (the h3
+// study goes without). `tmpPrefix`: the
 // name of the throw-away directory (the h3 study's: h2bench-h3study-).
 // `protocolArgs`: one protocol forced (harness/force-protocol.js; the site
 // experiment), in place of the lanes' QUIC flags.
@@ -66,32 +78,53 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
     fs.rmSync(userDataDir, { recursive: true, force: true })
     throw err
   }
-  const options = {
-    executablePath: launch.launchPath,
-    headless,
-    handleSIGINT: handleSignals,
-    handleSIGTERM: handleSignals,
-    handleSIGHUP: handleSignals,
-    args: launch.args
-  }
-  if (incognito) {
-    const browser = await chromium.launch(options)
-    return {
-      browser,
-      dir: userDataDir,
-      executablePath: launch.executablePath,
-      async close () {
-        await browser.close()
-        fs.rmSync(userDataDir, { recursive: true, force: true })
-      }
-    }
-  }
-  const context = await chromium.launchPersistentContext(userDataDir, options)
-  const close = async () => {
-    await context.close()
+  // The command line the driver before gave it: its switches, ours, the profile, the pipe, then a first tab
+  // (about:blank) or, incognito, none (--no-startup-window; the profile puppeteer's own throw-away one, as it was the
+  // driver's: puppeteer adds it after these and removes it on exit).
+  const args = [
+    ...driverArgs({ headless }),
+    ...launch.args,
+    ...(incognito ? ['--remote-debugging-pipe', '--no-startup-window'] : [`--user-data-dir=${userDataDir}`, '--remote-debugging-pipe', 'about:blank'])
+  ]
+  let browser
+  try {
+    browser = await puppeteer.launch({
+      executablePath: launch.launchPath,
+      pipe: true,
+      ignoreDefaultArgs: true,
+      args,
+      waitForInitialPage: !incognito,
+      defaultViewport: VIEWPORT,
+      timeout: LAUNCH_TIMEOUT_MS,
+      protocolTimeout: 0,
+      handleSIGINT: handleSignals,
+      handleSIGTERM: handleSignals,
+      handleSIGHUP: handleSignals
+    })
+  } catch (err) {
     fs.rmSync(userDataDir, { recursive: true, force: true })
+    throw err
   }
-  return { context, close, executablePath: launch.executablePath, userDataDir }
+  // A page whose renderer crashed is closed: puppeteer would leave the calls it has waiting for an answer waiting
+  // for ever (puppeteer#5846; no DevTools command times out here), where playwright failed them ("Target crashed").
+  // Closed, they fail ("Target closed"), and so does anything asked of it after. Its 'error' event still says it
+  // crashed, to whoever listens.
+  const closeOnCrash = page => page.on('error', () => page.close().catch(() => {}))
+  browser.on('targetcreated', target => {
+    if (target.type() === 'page') target.page().then(page => page && closeOnCrash(page), () => {})
+  })
+  for (const page of await browser.pages()) closeOnCrash(page)
+  // Once, however often it is called: puppeteer's second close() would return before the browser has exited.
+  let closing = null
+  const close = () => {
+    closing = closing || (async () => {
+      await browser.close()
+      fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 3 })
+    })()
+    return closing
+  }
+  if (incognito) return { browser, dir: userDataDir, executablePath: launch.executablePath, close }
+  return { browser, context: browser.defaultBrowserContext(), close, executablePath: launch.executablePath, userDataDir }
 }
 
 module.exports = { launchBrowser, chromiumLaunch }

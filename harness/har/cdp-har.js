@@ -1,7 +1,7 @@
 'use strict'
 
 // HAR from Chromium's DevTools protocol: recordCdp listens on a CDP session
-// (playwright's context.newCDPSession(page)) and keeps the events as they
+// (puppeteer's page.createCDPSession()) and keeps the events as they
 // come; cdpEntries, a pure function of those events, turns them into HAR
 // pages and entries (./har.js buildHar makes the log), so it is tested on
 // constructed event sequences without a browser.
@@ -177,7 +177,7 @@ function cdpEntries (events) {
   }
   // A page's DOMContentLoaded and load are the first of each after its first
   // request, by timestamp, not by order: they may come after the next
-  // startPage (another session's load event ends page.goto of playwright).
+  // startPage (the driver's own session's load event ends its page.goto).
   for (const [field, ts] of pageEvents) {
     const owner = pages.filter(pg => pg.startTs !== null && pg.startTs <= ts).pop()
     if (owner && owner[field] === null) owner[field] = ts

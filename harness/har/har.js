@@ -7,7 +7,7 @@
 // summarizeHar counts what a measurement wants from it. Everything here is a
 // function of its arguments: no browser, no clock.
 //
-//   Chromium: const recorder = await recordCdp(await context.newCDPSession(page))
+//   Chromium: const recorder = await recordCdp(await page.createCDPSession())
 //   Firefox:  const recorder = recordBidi()
 //             const firefox = await launchFirefox({ …, onBidiMessage: recorder.onMessage })
 //             recorder.clear() // Firefox's own start

@@ -77,6 +77,17 @@ describe('runner: report', () => {
       assert.match(md, /Node v20\.20\.2, Chromium 156\.0\.8078\.79, playwright-core 1\.65\.1, h2bench 0\.1\.0 abc1234/)
     })
 
+    it('names the browser driver a run recorded: puppeteer-core since it drives Chromium, playwright-core before; one of them, never both', () => {
+      const rest = { ...ENV }
+      delete rest.playwrightCore
+      const now = { ...report, environment: { ...rest, puppeteerCore: '24.43.1' } }
+      assert.match(toMarkdown(now), /Chromium 156\.0\.8078\.79, puppeteer-core 24\.43\.1, h2bench/)
+      const envProblems = json => validateResults(json).filter(p => p.startsWith('results.json.environment'))
+      assert.deepEqual(envProblems({ environment: now.environment, results: [] }), [])
+      assert.deepEqual(envProblems({ environment: { ...ENV, puppeteerCore: '24.43.1' }, results: [] }), ['results.json.environment: one of puppeteerCore, playwrightCore expected, got puppeteerCore and playwrightCore'])
+      assert.deepEqual(envProblems({ environment: rest, results: [] }), ['results.json.environment: one of puppeteerCore, playwrightCore expected, got neither'])
+    })
+
     it('has a section per experiment with our table beside the source\'s', () => {
       for (const e of select(['all'])) assert.ok(md.includes(`## ${e.id}: ${e.title}`), e.id)
       assert.ok(md.includes('| server delay (ms) | h1 (s) | h2 (s) | h2n (s) | h2/h1 | h2n/h1 | source h1 (s) | source h2 (s) | source h2/h1 |'))

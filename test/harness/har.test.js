@@ -206,7 +206,7 @@ describe('harness/har: HAR 1.2 of page loads', () => {
       const events = [
         startPage('one'),
         cdpRequest({ id: 'A', url: `${ORIGIN}/one` }),
-        startPage('two'), // page.goto resolved on playwright's own session before ours had the load event
+        startPage('two'), // page.goto resolved on the driver's own session before ours had the load event
         { method: 'Page.domContentEventFired', params: { timestamp: T0 + 0.030 } },
         { method: 'Page.loadEventFired', params: { timestamp: T0 + 0.040 } },
         cdpRequest({ id: 'B', url: `${ORIGIN}/two`, ts: T0 + 0.100 }),

@@ -56,7 +56,7 @@ function environmentLines (env, { siteOnly = false } = {}) {
   return [
     `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
     `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
-    `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, playwright-core ${env.playwrightCore}, h2bench ${env.h2bench}`,
+    `Software: Node ${env.node}, ${env.chromium || 'no browser needed'}, ${'puppeteerCore' in env ? `puppeteer-core ${env.puppeteerCore}` : `playwright-core ${env.playwrightCore}`}, h2bench ${env.h2bench}`,
     'Whether the code this measured has moved since (which commits, which files): `docs/STUDIES.md`, and `npm run studies` for a checkout of your own',
     ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
       `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),

@@ -9,7 +9,6 @@ const ENVIRONMENT = {
   node: 'string',
   chromium: 'string|null',
   userAgent: 'string|null',
-  playwrightCore: 'string|null',
   h2bench: 'string',
   cpu: 'string',
   cpus: 'integer',
@@ -30,7 +29,9 @@ const ENVIRONMENT = {
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
 // machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/report/runner/merge.js).
 // lanesAt: a run against lanes on another machine (--lanes-at). site: the site experiment's pages, protocols and CA.
-const OPTIONAL_ENVIRONMENT = { site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+// puppeteerCore: the browser driver's version (puppeteer-core), runs since it drives Chromium; playwrightCore: runs
+// before (playwright-core's). Every run has one of them (validateResults).
+const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -239,7 +240,11 @@ function validateResults (json) {
   const errors = []
   if (json === null || typeof json !== 'object') return ['results.json: expected an object']
   checkObject(json, { environment: 'object', results: 'array' }, 'results.json', errors)
-  if (json.environment && typeof json.environment === 'object') checkObject(json.environment, ENVIRONMENT, 'results.json.environment', errors, OPTIONAL_ENVIRONMENT)
+  if (json.environment && typeof json.environment === 'object') {
+    checkObject(json.environment, ENVIRONMENT, 'results.json.environment', errors, OPTIONAL_ENVIRONMENT)
+    const drivers = ['puppeteerCore', 'playwrightCore'].filter(key => key in json.environment)
+    if (drivers.length !== 1) errors.push(`results.json.environment: one of puppeteerCore, playwrightCore expected, got ${drivers.join(' and ') || 'neither'}`)
+  }
   if (!Array.isArray(json.results)) return errors
   json.results.forEach((row, i) => {
     const where = `results[${i}]`

@@ -8,6 +8,7 @@ const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../../support/browser')
+const { failRequests } = require('../../support/page')
 const { runPageCell } = require('../../../bench/cells/page')
 
 describe('runner: failed requests reach the report by lane and net::ERR name', function () {
@@ -19,10 +20,10 @@ describe('runner: failed requests reach the report by lane and net::ERR name', f
     try {
       const page = await browser.context.newPage()
       await page.goto(`${servers.running.page.url}/`)
-      const cdp = await browser.context.newCDPSession(page)
+      const cdp = await page.createCDPSession()
       // The browser fails the 4th request of every h2n batch, as a dropped connection would.
       const h2n = servers.lane('h2n')
-      await page.route(url => url.href.startsWith(h2n.url) && /\/option\?.*&r=.*-3$/.test(url.href), route => route.abort('connectionreset'))
+      await failRequests(page, url => url.href.startsWith(h2n.url) && /\/option\?.*&r=.*-3$/.test(url.href), 'connectionreset')
       const entry = { experiment: { id: 'net-errors' }, index: 0, cell: { requests: 6, size: '1kb', delay: 0, preset: 'No throttling' } }
       const rows = await runPageCell({ page, cdp, entry, lanes: ['h1', 'h2n'], laneInfo: servers.running.lanes, repeats: 2, budgetMs: 60000 })
       const byLane = Object.fromEntries(rows.map(r => [r.lane, r]))

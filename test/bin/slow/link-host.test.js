@@ -15,9 +15,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { chromium } = require('playwright-core')
 const { unavailableReason, inPrivateNamespace, PRIVATE_ENV, USERNS_ENV } = require('../../../link/namespace')
 const { findChrome } = require('../../../harness/chromium')
+const { launchBrowser } = require('../../support/browser')
 
 const ROOT = path.join(__dirname, '..', '..', '..')
 // The link devices in this process's network namespace: /proc/self/net/dev is this namespace's
@@ -51,8 +51,8 @@ describe('a link never disturbs the machine it runs on', function () {
     // Each answer waits 150 ms: requests are always in flight when interfaces change.
     server = http.createServer((req, res) => setTimeout(() => res.end('x'.repeat(1000)), 150))
     await new Promise(resolve => server.listen(0, '127.0.0.1', resolve))
-    browser = await chromium.launch({ executablePath: findChrome(), args: ['--no-sandbox'] })
-    page = await browser.newPage()
+    browser = await launchBrowser({ spki: null }) // the measurements' headless Chromium, here in this test's namespace
+    page = await browser.context.newPage()
     await page.goto(`http://127.0.0.1:${server.address().port}/`)
     seen = new Set()
     poll = setInterval(() => { for (const d of linkDevices()) seen.add(d) }, 20)

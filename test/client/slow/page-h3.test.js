@@ -3,7 +3,7 @@
 const assert = require('node:assert/strict')
 const { useServers } = require('../../support/servers')
 const { launchBrowser } = require('../../support/browser')
-const { openPage, runFromForm } = require('../../support/page')
+const { openPage, runFromForm, text, visible } = require('../../support/page')
 const { startAll } = require('../../../server/start')
 const { testCertificate } = require('../../support/certificate')
 const path = require('node:path')
@@ -42,9 +42,8 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
           assert.equal(b.bytes, 50 * 20 * 1024)
         }
       }
-      const card = page.locator('.card[data-lane="h3"]')
-      assert.equal(await card.locator('.state').textContent(), 'done')
-      assert.equal(await card.locator('.warning').isHidden(), true)
+      assert.equal(await text(page, '.card[data-lane="h3"] .state'), 'done')
+      assert.equal(await visible(page, '.card[data-lane="h3"] .warning'), false)
       assert.deepEqual(errors, [])
       // The README's picture: a finished run on every lane.
       await page.screenshot({ path: SCREENSHOT, fullPage: true })
@@ -66,9 +65,9 @@ describe('the page with the HTTP/3 lane (Caddy) in Chromium', function () {
       assert.equal(h3.failures, 0)
       assert.equal(h3.protocol, 'h2')
       assert.equal(h3.protocolOk, false)
-      const warning = page.locator('.card[data-lane="h3"] .warning')
-      await warning.waitFor({ state: 'visible' })
-      assert.match(await warning.textContent(), /did not speak only h3: the browser used h2/)
+      const warning = '.card[data-lane="h3"] .warning'
+      await page.waitForSelector(warning, { visible: true })
+      assert.match(await text(page, warning), /did not speak only h3: the browser used h2/)
     } finally {
       await browser.close()
     }

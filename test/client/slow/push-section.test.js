@@ -6,7 +6,7 @@ const { LANES } = require('../../../server/lanes')
 // The Node lanes; the edge lanes (h3, h2e) on the page: page-h3.test.js.
 const NODE_LANES = LANES.filter(l => !l.edge)
 const { launchBrowser } = require('../../support/browser')
-const { openPage } = require('../../support/page')
+const { openPage, text, attr, innerText, disabled, count, fill, select } = require('../../support/page')
 
 describe('the page: Push & Early Hints', function () {
   this.timeout(60000)
@@ -18,10 +18,14 @@ describe('the page: Push & Early Hints', function () {
 
   before(async () => {
     browser = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
-    browser.context.on('page', p => {
-      popups.push(p)
-      p.on('console', m => { if (m.type() === 'error') errors.push(`popup console: ${m.text()}`) })
-      p.on('pageerror', e => errors.push(`popup pageerror: ${e.message}`))
+    // Every page of the browser from now on (a window the page opens among them).
+    browser.browser.on('targetcreated', target => {
+      if (target.type() !== 'page') return
+      popups.push(target)
+      target.page().then(p => {
+        p.on('console', m => { if (m.type() === 'error') errors.push(`popup console: ${m.text()}`) })
+        p.on('pageerror', e => errors.push(`popup pageerror: ${e.message}`))
+      })
     })
     ;({ page, errors } = await openPage(browser, `${servers.running.page.url}/`))
   })
@@ -29,18 +33,18 @@ describe('the page: Push & Early Hints', function () {
   afterEach(() => assert.deepEqual(errors, [], 'no console errors'))
 
   async function load (lane, mode, { assets = 3, sizeKb = 20 } = {}) {
-    const before = await page.locator('#push-table tbody tr[data-lane]').count()
-    await page.selectOption('#push-lane', lane)
-    await page.selectOption('#push-mode', mode)
-    await page.fill('#push-assets', String(assets))
-    await page.fill('#push-size', String(sizeKb))
+    const before = await count(page, '#push-table tbody tr[data-lane]')
+    await select(page, '#push-lane', lane)
+    await select(page, '#push-mode', mode)
+    await fill(page, '#push-assets', String(assets))
+    await fill(page, '#push-size', String(sizeKb))
     await page.click('#push-open')
-    await page.waitForFunction(n => document.querySelectorAll('#push-table tbody tr[data-lane]').length > n, before, { timeout: 20000 })
-    const row = page.locator('#push-table tbody tr[data-lane]').first()
+    await page.waitForFunction(n => document.querySelectorAll('#push-table tbody tr[data-lane]').length > n, { timeout: 20000 }, before)
+    const row = '#push-table tbody tr[data-lane]' // the first: the newest
     return {
-      outcome: await row.getAttribute('data-outcome'),
-      earlyHints: Number(await row.getAttribute('data-early-hints')),
-      text: await row.innerText()
+      outcome: await attr(page, row, 'data-outcome'),
+      earlyHints: Number(await attr(page, row, 'data-early-hints')),
+      text: await innerText(page, row)
     }
   }
 
@@ -64,10 +68,10 @@ describe('the page: Push & Early Hints', function () {
     const row = rows.at(-1)
     assert.ok(row.earlyHints >= 1, rows.map(r => r.text).join('\n'))
     assert.match(row.text, /103 sent with 3 preload link\(s\)\tyes, \d\/3 scripts \(103 at [\d.]+ m?s\)\th2\t/)
-    const details = page.locator('#push-table tbody tr.push-assets').first()
-    await details.locator('summary').click()
-    assert.match(await details.innerText(), /\/asset\/\d\.js: early-hints, [\d.]+ m?s → [\d.]+ m?s \([\d.]+ m?s\), h2/)
-    assert.match(await page.textContent('#push-status'), /^Done: HTTP\/2 \(node:http2\), mode hints, 3\/3 scripts loaded/)
+    const details = '#push-table tbody tr.push-assets' // the first
+    await page.locator(`${details} summary`).click()
+    assert.match(await innerText(page, details), /\/asset\/\d\.js: early-hints, [\d.]+ m?s → [\d.]+ m?s \([\d.]+ m?s\), h2/)
+    assert.match(await text(page, '#push-status'), /^Done: HTTP\/2 \(node:http2\), mode hints, 3\/3 scripts loaded/)
   })
 
   it('shows push refused by Chrome on h2 and impossible on h1', async () => {
@@ -82,17 +86,17 @@ describe('the page: Push & Early Hints', function () {
   it('explains and disables hints where the lane cannot send them, with the server\'s own message', async () => {
     const opened = popups.length
     for (const [lane, why] of [['h1', /browsers ignore them over HTTP\/1\.1/], ['h2', /spdy has no HTTP\/2 103/]]) {
-      await page.selectOption('#push-lane', lane)
-      await page.selectOption('#push-mode', 'hints')
-      assert.match(await page.textContent('#push-mode-error'), why)
-      assert.equal(await page.isDisabled('#push-open'), true)
+      await select(page, '#push-lane', lane)
+      await select(page, '#push-mode', 'hints')
+      assert.match(await text(page, '#push-mode-error'), why)
+      assert.equal(await disabled(page, '#push-open'), true)
     }
-    await page.selectOption('#push-lane', 'h2n')
-    assert.equal(await page.textContent('#push-mode-error'), '')
-    assert.equal(await page.isDisabled('#push-open'), false)
-    await page.fill('#push-assets', '0')
+    await select(page, '#push-lane', 'h2n')
+    assert.equal(await text(page, '#push-mode-error'), '')
+    assert.equal(await disabled(page, '#push-open'), false)
+    await fill(page, '#push-assets', '0')
     await page.click('#push-open')
-    assert.match(await page.textContent('#push-assets-error'), /scripts must be an integer 1…100/)
+    assert.match(await text(page, '#push-assets-error'), /scripts must be an integer 1…100/)
     assert.equal(popups.length, opened, 'no window opened')
   })
 })

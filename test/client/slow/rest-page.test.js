@@ -29,7 +29,7 @@ describe('the page: window.h2bench.rest (REST visits)', function () {
   const rowOf = (result, lane, scenario) => result.rows.find(r => r.lane === lane && r.scenario === scenario)
 
   it('with the browser cache off, cache and cache-stale visits have no proven hits: reported unproven, never timed', async () => {
-    const cdp = await browser.context.newCDPSession(page)
+    const cdp = await page.createCDPSession()
     await cdp.send('Network.enable')
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
     try {

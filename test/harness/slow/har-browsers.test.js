@@ -160,7 +160,7 @@ describe('HAR of real page loads (harness/har/)', function () {
     const chromium = await launchBrowser({ spki: servers.tls.spki, lanes: servers.running.lanes })
     try {
       const page = await chromium.context.newPage()
-      const cdp = await chromium.context.newCDPSession(page)
+      const cdp = await page.createCDPSession()
       const recorder = await recordCdp(cdp)
       const { product } = await cdp.send('Browser.getVersion')
       const checked = await loadEach({ lanes, watch, recorder, goto: url => page.goto(url), browser: 'chromium' })

@@ -59,7 +59,7 @@ function fireAll ({ origin, items, tag }) {
 // every script by request.
 async function loadPushPage (page, origin) {
   const res = await page.goto(`${origin}/push?assets=20&size=290kb`)
-  await page.waitForFunction(() => document.getElementById('loaded').textContent === '20', null, { timeout: 20000 })
+  await page.waitForFunction(() => document.getElementById('loaded').textContent === '20', { timeout: 20000 })
   return res.headers()['x-h2bench-push']
 }
 
