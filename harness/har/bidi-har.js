@@ -15,7 +15,7 @@
 // report tlsStart and connectEnd without connectStart); event timestamps
 // epoch ms; response.bytesReceived = headersSize + bodySize (the body as
 // sent), content.size 0 (Firefox does not report the decoded size).
-const { harTimings, httpVersionOf, queryStringOf, headerValue, redirectUrlOf, isHttp, isoDate, round } = require('./har')
+const { harTimings, httpVersionOf, queryStringOf, headerValue, harResponse, isHttp, isoDate, round } = require('./har')
 
 const START_PAGE = 'h2bench.startPage' // our own marker in the event list: startPage(id, title)
 const RECORDED = /^(network\.(beforeRequestSent|responseStarted|responseCompleted|fetchError)|browsingContext\.(domContentLoaded|load))$/
@@ -210,18 +210,15 @@ function harEntry (hop) {
       headersSize: sizeOr(q.headersSize),
       bodySize: sizeOr(q.bodySize, 0)
     },
-    response: {
-      status: r ? r.status : 0,
-      statusText: r ? r.statusText || '' : '',
+    response: harResponse(r, {
       httpVersion,
       headers: responseHeaders,
-      cookies: [],
-      content: { size: contentSize, mimeType: r ? r.mimeType || '' : 'x-unknown' },
-      redirectURL: redirectUrlOf(responseHeaders, q.url),
+      url: q.url,
+      contentSize,
       headersSize: r ? sizeOr(r.headersSize) : -1,
       bodySize,
-      _transferSize: r ? sizeOr(r.bytesReceived, 0) : 0
-    },
+      transferSize: r ? sizeOr(r.bytesReceived, 0) : 0
+    }),
     cache: {},
     timings,
     _protocol: protocol,

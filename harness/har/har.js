@@ -117,6 +117,23 @@ function harTimings ({ start, dnsStart, dnsEnd, connectStart, connectEnd, sslSta
 
 const isoDate = ms => new Date(known(ms) ? ms : 0).toISOString()
 
+// An entry's response, from either browser's record of it: `r` { status, statusText, mimeType } or null (no
+// response: status 0, the HAR's x-unknown type), its headers as a HAR list, and its sizes as each recorder reads them.
+function harResponse (r, { httpVersion, headers, url, contentSize, headersSize, bodySize, transferSize }) {
+  return {
+    status: r ? r.status : 0,
+    statusText: r ? r.statusText || '' : '',
+    httpVersion,
+    headers,
+    cookies: [],
+    content: { size: contentSize, mimeType: r ? r.mimeType || '' : 'x-unknown' },
+    redirectURL: redirectUrlOf(headers, url),
+    headersSize,
+    bodySize,
+    _transferSize: transferSize
+  }
+}
+
 // The HAR log: `browser` { name, version }, `pages` and `entries` as the
 // recorders return them (entries in the order their requests started).
 function buildHar ({ browser = null, pages = [], entries = [], comment } = {}) {
@@ -187,5 +204,6 @@ function summarizeHar (har) {
 }
 
 module.exports = {
+  harResponse,
   buildHar, summarizeHar, harTimings, httpVersionOf, originOf, queryStringOf, headerList, headerValue, redirectUrlOf, isHttp, isoDate, round, H2BENCH_VERSION
 }
