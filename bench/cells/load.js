@@ -43,9 +43,9 @@ function loadFields (runs, { tool, toolVersion, command }) {
 // flow's first packets, a rebinding, or a bottleneck (a rate, a
 // trace, rate steps, cross traffic) whose queue may overflow. Only there is
 // the edge's qlog turned on for the h3 lane's recovery (load/load.js): it
-// costs Caddy a JSON record a packet (npm run bench:qlog-cost: a 20 MiB
-// transfer on loopback 1.41× as long), and where nothing can drop there is
-// nothing to recover.
+// costs Caddy a JSON record a packet (what that costs a transfer on
+// loopback: docs/qlog-cost.md), and where nothing can drop there is nothing
+// to recover.
 function linkCanDrop (spec) {
   if (!spec) return false
   const link = parseLinkSpec(spec)
