@@ -36,6 +36,13 @@ describe('the index of the committed studies (docs/STUDIES.md) is up to date', f
     assert.ok(studies.length >= 10, `found ${studies.length} studies under docs/: ${studies.join(', ')}`)
   })
 
+  it('npm run studies finds them from its own folder (its default root is the checkout, whatever room it lives in)', () => {
+    const { spawnSync } = require('node:child_process')
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'h2bench-studies.js')], { cwd: ROOT, encoding: 'utf8' })
+    assert.ok([0, 1].includes(r.status), r.stderr)
+    for (const s of studies.map(f => path.dirname(f))) assert.ok(r.stdout.includes(s), `npm run studies does not name ${s}:\n${r.stdout.slice(0, 400)}`)
+  })
+
   it(`${INDEX} is what npm run studies -- --write writes now`, () => {
     const file = path.join(ROOT, INDEX)
     assert.ok(fs.existsSync(file), `${INDEX} is missing: run npm run studies -- --write`)

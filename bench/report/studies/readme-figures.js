@@ -18,7 +18,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 
 // Markers stand at the start of a line (one quoted in prose is not a marker).
 const START = /^<!--\s*figures:\s*([^>]*?)\s*-->/gm

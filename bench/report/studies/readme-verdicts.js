@@ -16,7 +16,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { guidesOf } = require('./readme-figures')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 
 const START = /^<!--\s*verdicts:\s*(\S+)\s*-->\n/gm
 const END = '<!-- /verdicts -->'

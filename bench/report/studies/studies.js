@@ -27,7 +27,7 @@ const { usage } = require('../../../common/cli')
 const { UserError } = require('../../../common/errors')
 const { rewriteReadme } = require('./readme-verdicts')
 
-const ROOT = path.join(__dirname, '..', '..')
+const ROOT = path.join(__dirname, '..', '..', '..')
 
 const INDEX = 'docs/STUDIES.md'
 
