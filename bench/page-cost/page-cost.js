@@ -4,7 +4,8 @@
 // page's measuring path costs, against a bare fetch() of the same URLs. Per lane, in headless Chromium on
 // loopback (no throttling: nothing but the two ways of fetching differs), batches in turn: one through
 // window.h2bench.run (the Run button's code path: jQuery's requests, Resource Timing, the page's bookkeeping),
-// one of the same number of fetch()es of the same responses read as ArrayBuffers, the order alternating. Each
+// one of the same number of fetch()es of the same responses read as ArrayBuffers, one of the same $.get()s
+// and nothing else (what jQuery costs apart from the page's own work), the order reversed every other pair. Each
 // batch is metered as the runner meters a cell (harness/cell-costs.js: the CPU of every process of the browser,
 // the lanes' CPU, the wall, the page's task time through a CDP session kept open, as the runner keeps its own).
 const { parseArgs } = require('node:util')
@@ -80,6 +81,23 @@ function bareBatch ({ url, n, size }) {
   }))
 }
 
+// The jQuery side, run in the page: the same n requests as the page makes them ($.get, dataType text) and nothing
+// else (no Resource Timing, no progress, no bookkeeping): what the page's own work adds is page − jquery.
+function jqueryBatch ({ url, n, size }) {
+  const $ = window.jQuery
+  const t0 = performance.now()
+  const one = i => new Promise(resolve => {
+    $.get({ url: `${url}/option?size=${size}&delay=0&r=jq-${Math.random().toString(36).slice(2, 8)}-${i}`, dataType: 'text' })
+      .done(data => resolve(data.length)).fail(() => resolve(-1))
+  })
+  return Promise.all(Array.from({ length: n }, (_, i) => one(i))).then(sizes => ({
+    ok: sizes.filter(b => b >= 0).length, bytes: sizes.filter(b => b >= 0).reduce((a, b) => a + b, 0), ms: performance.now() - t0
+  }))
+}
+
+const BATCH = { page: null, bare: bareBatch, jquery: jqueryBatch }
+const SIDES = Object.keys(BATCH)
+
 // The page's side: one batch of window.h2bench.run on one lane; → { ok, bytes, ms }.
 function pageBatch ({ lane, n, size }) {
   return window.h2bench.run({ requests: n, size, delay: 0, repeats: 1, lanes: [lane] }).then(r => {
@@ -88,7 +106,7 @@ function pageBatch ({ lane, n, size }) {
   })
 }
 
-// → the record: { tool, environment, settings, batches: [{ lane, protocol, side: 'page'|'bare', pair, ok, bytes,
+// → the record: { tool, environment, settings, batches: [{ lane, protocol, side: 'page'|'bare'|'jquery', pair, ok, bytes,
 // ms, wallMs, browserCpuMs, serverCpuMs, pageTaskMs }] }.
 async function measure (opts, argv, log) {
   if (!findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
@@ -107,16 +125,15 @@ async function measure (opts, argv, log) {
     const meter = costMeter({ browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [] })
     for (const lane of running.lanes) {
       const n = opts.requests
-      // Unmetered, once: the page's own warm-up and a bare batch open the lane's connections for both sides.
-      await page.evaluate(pageBatch, { lane: lane.name, n, size: opts.size })
-      await page.evaluate(bareBatch, { url: lane.url, n, size: opts.size })
+      const run = side => side === 'page'
+        ? page.evaluate(pageBatch, { lane: lane.name, n, size: opts.size })
+        : page.evaluate(BATCH[side], { url: lane.url, n, size: opts.size })
+      // Unmetered, once each: they open the lane's connections for every side.
+      for (const side of SIDES) await run(side)
       for (let pair = 0; pair < opts.pairs; pair++) {
-        const sides = pair % 2 ? ['bare', 'page'] : ['page', 'bare']
-        for (const side of sides) {
+        for (const side of pair % 2 ? [...SIDES].reverse() : SIDES) {
           await meter.start()
-          const got = side === 'page'
-            ? await page.evaluate(pageBatch, { lane: lane.name, n, size: opts.size })
-            : await page.evaluate(bareBatch, { url: lane.url, n, size: opts.size })
+          const got = await run(side)
           const cost = await meter.stop()
           batches.push({
             lane: lane.name, protocol: lane.protocol || null, side, pair, ...got, ms: +got.ms.toFixed(1),

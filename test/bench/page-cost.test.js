@@ -34,6 +34,13 @@ describe('npm run bench:page: arguments and figures', () => {
     assert.deepEqual([h2.page.cpuMs, h2.bare.cpuMs], [120, 100])
     assert.deepEqual(h2.ratio, { median: 1.2, min: 1.1, max: 1.5 })
     assert.deepEqual([h2.page.ok, h2.page.asked], [30, 30])
+    assert.equal(h2.jquery, null) // a record without the jQuery side
+    assert.equal(h2.jqueryRatio, null)
+    const withJq = { ...record, batches: [...record.batches, b('h2', 'jquery', 0, 105), b('h2', 'jquery', 1, 100), b('h2', 'jquery', 2, 110)] }
+    const [j] = summarise(withJq)
+    assert.equal(j.jquery.cpuMs, 105)
+    assert.deepEqual(j.jqueryRatio, { median: 1.05, min: 1, max: 1.1 })
+    assert.match(formatPageCost(withJq), /\nh2 +120 +100 +1\.20× \(1\.10–1\.50\) +105 +1\.05× \(1\.00–1\.10\)/)
     const text = formatPageCost(record)
     assert.match(text, /^h2bench page cost: 10 × 100b a batch, 3 pairs a lane/)
     assert.match(text, /\nh2 +120 +100 +1\.20× \(1\.10–1\.50\)/)

@@ -9,10 +9,10 @@ const SCRIPT = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-page-cost.
 // The real benchmark, one pair of small batches on every lane: the page's batch and the bare fetch()es each got
 // every byte asked (what the lanes send is what was asked: requests × size), both were metered, and the figures
 // printed are the batches' own.
-describe('npm run bench:page -- --smoke --json (the page against a bare fetch, every lane)', function () {
+describe('npm run bench:page -- --smoke --json (the page against a bare fetch and $.get alone, every lane)', function () {
   this.timeout(180000)
 
-  it('one page batch and one bare batch a lane, every response whole, each metered; the summary is the batches\' medians', async () => {
+  it('one page batch, one bare batch and one $.get batch a lane, every response whole, each metered; the summary is the batches\' medians', async () => {
     const r = await runNode(SCRIPT, ['--smoke', '--json'])
     assert.equal(r.code, 0, r.stderr.slice(-2000))
     const record = JSON.parse(r.stdout)
@@ -21,7 +21,7 @@ describe('npm run bench:page -- --smoke --json (the page against a bare fetch, e
     assert.deepEqual(settings.lanes, ['h1', 'h2', 'h2n', 'h3', 'h2e'])
     for (const lane of settings.lanes) {
       const mine = batches.filter(b => b.lane === lane)
-      assert.deepEqual(mine.map(b => b.side).sort(), ['bare', 'page'], lane)
+      assert.deepEqual(mine.map(b => b.side).sort(), ['bare', 'jquery', 'page'], lane)
       for (const b of mine) {
         assert.equal(b.ok, settings.requests, `${lane} ${b.side}: ${b.ok} of ${settings.requests}`)
         assert.equal(b.bytes, settings.requests * settings.sizeBytes, `${lane} ${b.side}: ${b.bytes} bytes`)
@@ -31,6 +31,7 @@ describe('npm run bench:page -- --smoke --json (the page against a bare fetch, e
       const at = side => mine.find(b => b.side === side)
       assert.equal(s.page.cpuMs, at('page').browserCpuMs)
       assert.equal(s.bare.cpuMs, at('bare').browserCpuMs)
+      assert.equal(s.jquery.cpuMs, at('jquery').browserCpuMs)
       if (at('bare').browserCpuMs > 0) assert.equal(s.ratio.median, at('page').browserCpuMs / at('bare').browserCpuMs)
     }
     // The browser did the work: over all batches its CPU is more than nothing.
