@@ -7,6 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { options, measure, HELP } = require('../pairing/pairing')
 const { report, analysed } = require('../report/pairing/report')
+const { readResults, writeStudyFiles } = require('../report/study-files')
 
 async function main (argv, { entry } = {}) {
   const o = options(argv)
@@ -15,7 +16,7 @@ async function main (argv, { entry } = {}) {
     return 0
   }
   if (o.from) { // run nothing: the report again from a results.json, beside it
-    const record = JSON.parse(fs.readFileSync(o.from, 'utf8'))
+    const record = readResults(o.from)
     fs.writeFileSync(path.join(path.dirname(o.from), 'report.md'), report(record))
     process.stdout.write(report(record))
     return 0
@@ -26,12 +27,7 @@ async function main (argv, { entry } = {}) {
   const record = analysed(measured)
   const text = report(record)
   process.stdout.write(text)
-  if (o.out) {
-    fs.mkdirSync(o.out, { recursive: true })
-    fs.writeFileSync(path.join(o.out, 'results.json'), JSON.stringify(record, null, 2) + '\n')
-    fs.writeFileSync(path.join(o.out, 'report.md'), text)
-    log(`wrote ${path.join(o.out, 'results.json')} and report.md`)
-  }
+  if (o.out) log(`wrote ${writeStudyFiles(o.out, record, text)[0]} and report.md`)
   return 0
 }
 

@@ -10,7 +10,6 @@
 const path = require('node:path')
 const { parseSoakArgs, HELP } = require('../soak/soak-args')
 const { signalExitCode } = require('../../common/cli')
-const { WORKLOADS } = require('../soak/soak-workload')
 const { soak } = require('../soak/soak-run')
 const { SIGNALS } = require('../soak/soak-result')
 const { formatReport, writeOutputs } = require('../report/soak/soak-report')
@@ -72,4 +71,4 @@ async function main (argv) {
   return result.verdict.pass ? 0 : 1
 }
 
-module.exports = { main, parseSoakArgs, WORKLOADS, HELP }
+module.exports = { main }

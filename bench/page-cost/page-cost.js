@@ -12,7 +12,7 @@ const { parseArgs } = require('node:util')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { startLanes, ensureEdge } = require('../../harness/start-lanes')
 const { costMeter } = require('../../harness/cell-costs')
-const { environmentRecord, gitCommit } = require('../../harness/provenance')
+const { environmentRecord, gitCommit, chromiumVersion } = require('../../harness/provenance')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { parseSize } = require('../../server/payload')
 const { usage } = require('../../common/cli')
@@ -71,32 +71,20 @@ function parsePageCostArgs (argv) {
   }
 }
 
-// The bare side, run in the page: n fetch()es of the lane's responses at once, each read whole; → { ok, bytes, ms }.
-function bareBatch ({ url, n, size }) {
+// The two sides the page is measured against, run in the page: n requests of the lane's responses at once, each
+// read whole and nothing else done with it, by `how`: 'fetch' (bare: fetch(), the body an ArrayBuffer) or 'jquery'
+// (the page's own requests, $.get with dataType text, without the page's Resource Timing, progress or
+// bookkeeping: what the page's own work adds is page − jquery); → { ok, bytes, ms }.
+function plainBatch ({ how, url, n, size }) {
   const t0 = performance.now()
-  const one = i => fetch(`${url}/option?size=${size}&delay=0&r=bare-${Math.random().toString(36).slice(2, 8)}-${i}`, { cache: 'no-store' })
-    .then(r => r.arrayBuffer()).then(b => b.byteLength, () => -1)
+  const urlOf = i => `${url}/option?size=${size}&delay=0&r=${how}-${Math.random().toString(36).slice(2, 8)}-${i}`
+  const one = how === 'fetch'
+    ? i => fetch(urlOf(i), { cache: 'no-store' }).then(r => r.arrayBuffer()).then(b => b.byteLength, () => -1)
+    : i => new Promise(resolve => window.jQuery.get({ url: urlOf(i), dataType: 'text' }).done(data => resolve(data.length)).fail(() => resolve(-1)))
   return Promise.all(Array.from({ length: n }, (_, i) => one(i))).then(sizes => ({
     ok: sizes.filter(b => b >= 0).length, bytes: sizes.filter(b => b >= 0).reduce((a, b) => a + b, 0), ms: performance.now() - t0
   }))
 }
-
-// The jQuery side, run in the page: the same n requests as the page makes them ($.get, dataType text) and nothing
-// else (no Resource Timing, no progress, no bookkeeping): what the page's own work adds is page − jquery.
-function jqueryBatch ({ url, n, size }) {
-  const $ = window.jQuery
-  const t0 = performance.now()
-  const one = i => new Promise(resolve => {
-    $.get({ url: `${url}/option?size=${size}&delay=0&r=jq-${Math.random().toString(36).slice(2, 8)}-${i}`, dataType: 'text' })
-      .done(data => resolve(data.length)).fail(() => resolve(-1))
-  })
-  return Promise.all(Array.from({ length: n }, (_, i) => one(i))).then(sizes => ({
-    ok: sizes.filter(b => b >= 0).length, bytes: sizes.filter(b => b >= 0).reduce((a, b) => a + b, 0), ms: performance.now() - t0
-  }))
-}
-
-const BATCH = { page: null, bare: bareBatch, jquery: jqueryBatch }
-const SIDES = Object.keys(BATCH)
 
 // The page's side: one batch of window.h2bench.run on one lane; → { ok, bytes, ms }.
 function pageBatch ({ lane, n, size }) {
@@ -105,6 +93,10 @@ function pageBatch ({ lane, n, size }) {
     return { ok: b.ok, bytes: b.bytes, ms: b.elapsed }
   })
 }
+
+// Each side: the function the page runs and how (plainBatch's `how`).
+const BATCH = { page: [pageBatch, null], bare: [plainBatch, 'fetch'], jquery: [plainBatch, 'jquery'] }
+const SIDES = Object.keys(BATCH)
 
 // → the record: { tool, environment, settings, batches: [{ lane, protocol, side: 'page'|'bare'|'jquery', pair, ok, bytes,
 // ms, wallMs, browserCpuMs, serverCpuMs, pageTaskMs }] }.
@@ -125,9 +117,7 @@ async function measure (opts, argv, log) {
     const meter = costMeter({ browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [] })
     for (const lane of running.lanes) {
       const n = opts.requests
-      const run = side => side === 'page'
-        ? page.evaluate(pageBatch, { lane: lane.name, n, size: opts.size })
-        : page.evaluate(BATCH[side], { url: lane.url, n, size: opts.size })
+      const run = side => page.evaluate(BATCH[side][0], { how: BATCH[side][1], lane: lane.name, url: lane.url, n, size: opts.size })
       // Unmetered, once each: they open the lane's connections for every side.
       for (const side of SIDES) await run(side)
       for (let pair = 0; pair < opts.pairs; pair++) {
@@ -149,7 +139,7 @@ async function measure (opts, argv, log) {
   }
   return {
     tool: TOOL,
-    environment: { ...environmentRecord({ commit }), chromium: browser ? browser.executablePath : null, date: started.toISOString(), command: `npm run bench:page${argv.length ? ` -- ${argv.join(' ')}` : ''}` },
+    environment: { ...environmentRecord({ commit }), chromium: browser ? chromiumVersion(browser.executablePath) : null, date: started.toISOString(), command: `npm run bench:page${argv.length ? ` -- ${argv.join(' ')}` : ''}` },
     settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, network: 'loopback, no throttling' },
     batches
   }

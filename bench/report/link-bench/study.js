@@ -8,9 +8,9 @@
 // say). A record --save wrote before --out existed (its environment was
 // `provenance` then) becomes a results.json with the same figures, its
 // provenance kept as the environment and the command read from its options.
-const fs = require('node:fs')
 const path = require('node:path')
 const { UsageError } = require('../../../common/errors')
+const { readResults, writeStudyFiles } = require('../study-files')
 const { formatTables } = require('../../link-bench/report')
 const { EFFECTS, EFFECT_RATE_MBPS, formatEffects } = require('../../link-bench/effects')
 
@@ -103,22 +103,10 @@ function studyRecord (json, { from = 'the record', commandOf }) {
 
 // The record at `file` (a results.json, or a record --save wrote), as a study's.
 function readStudy (file, { commandOf }) {
-  let json
-  try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`--from ${file}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`)
-  }
-  return studyRecord(json, { from: file, commandOf })
+  return studyRecord(readResults(file), { from: file, commandOf })
 }
 
 // <dir>/results.json and <dir>/report.md; → their paths.
-function writeStudy (dir, record) {
-  fs.mkdirSync(dir, { recursive: true })
-  const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md')]
-  fs.writeFileSync(files[0], `${JSON.stringify(record, null, 2)}\n`)
-  fs.writeFileSync(files[1], reportMarkdown(record))
-  return files
-}
+const writeStudy = (dir, record) => writeStudyFiles(dir, record, reportMarkdown(record))
 
 module.exports = { TOOL, commandLine, formatRecord, reportMarkdown, studyRecord, readStudy, writeStudy }

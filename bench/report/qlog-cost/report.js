@@ -6,9 +6,8 @@
 // report.md, written from that record alone, so that
 //   npm run bench:qlog-cost -- --from <dir>/results.json --out <dir>
 // writes the report again without measuring.
-const fs = require('node:fs')
-const path = require('node:path')
 const { UsageError } = require('../../../common/errors')
+const { readResults, writeStudyFiles } = require('../study-files')
 const { quantile } = require('../../../shared/stats')
 const { environmentRecord, gitCommit } = require('../../../harness/provenance')
 
@@ -117,12 +116,7 @@ function reportMarkdown (result) {
 
 // The record at `file`, a results.json this tool wrote.
 function readStudy (file) {
-  let json
-  try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`--from ${file}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`)
-  }
+  const json = readResults(file)
   const missing = ['environment', 'repeats', 'workloads'].filter(k => json[k] === undefined)
   if (json.tool !== TOOL || missing.length) {
     throw new UsageError(`--from ${file} is not a results.json of bench:qlog-cost (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
@@ -131,12 +125,6 @@ function readStudy (file) {
 }
 
 // <dir>/results.json and <dir>/report.md; → their paths.
-function writeStudy (dir, result) {
-  fs.mkdirSync(dir, { recursive: true })
-  const files = [path.join(dir, 'results.json'), path.join(dir, 'report.md')]
-  fs.writeFileSync(files[0], `${JSON.stringify(result, null, 2)}\n`)
-  fs.writeFileSync(files[1], reportMarkdown(result))
-  return files
-}
+const writeStudy = (dir, result) => writeStudyFiles(dir, result, reportMarkdown(result))
 
 module.exports = { TOOL, commandLine, summarise, resultOf, formatQlogCost, reportMarkdown, readStudy, writeStudy }

@@ -4,8 +4,8 @@
 // buckets and report again, by this checkout's rules (soak-trend.js), from the
 // samples it recorded; the measurement itself is untouched. The result says
 // when and by which code it was rebuilt.
-const fs = require('node:fs')
 const { UsageError } = require('../../../common/errors')
+const { readResults } = require('../study-files')
 const { environmentRecord } = require('../../../harness/provenance')
 const { judgeSoak, tolerances } = require('./soak-trend')
 const { buckets } = require('./soak-buckets')
@@ -35,12 +35,7 @@ function judged (result) {
 
 // The results.json of a soak at `file` → the same, rebuilt.
 function rebuildSoak (file) {
-  let json
-  try {
-    json = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`--from ${file}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`)
-  }
+  const json = readResults(file)
   const missing = ['settings', 'samples', 'runs', 'totals', 'durationSeconds'].filter(k => json[k] === undefined)
   if (json.tool !== 'h2bench soak' || missing.length) {
     throw new UsageError(`--from ${file} is not a soak's results.json (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
