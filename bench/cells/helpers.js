@@ -5,24 +5,47 @@
 // its result rows, and its repeats within the cell's budget.
 const stats = require('../../shared/stats')
 const { parseSize } = require('../../server/payload')
-const { presetByName, toCdp, linkSpecFor } = require('../../link/devtools-presets')
+const { presetByName, toCdp, linkSpecFor, throttled } = require('../../link/devtools-presets')
 const { repeatsFor } = require('../runner/budget')
 
 // The link a cell runs on: its own spec, else its preset's (a DevTools
 // preset has a link preset of the same name).
 const cellLinkSpec = cell => cell.link || linkSpecFor(cell.preset)
 
+// DevTools throttling on a session: CDP's emulateNetworkConditions needs the
+// Network domain on, and that domain reports every request and every chunk of
+// every body over the session (with no body kept: buffers of 0), which cost
+// Chromium 1.4–1.5× the CPU of the same requests (docs/page-cost.md). So it is
+// on only while a preset throttles; 'No throttling' turns it off again, unless
+// the session's owner enabled it for its own use (`keepsNetwork`: site-page's
+// cache switch).
+const networkOn = new WeakMap() // cdp → true while this module has its Network domain on
+async function throttle (cdp, preset, { keepsNetwork = false } = {}) {
+  const conditions = toCdp(presetByName(preset))
+  const throttles = throttled(presetByName(preset))
+  if (throttles && !keepsNetwork && !networkOn.get(cdp)) {
+    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 })
+    networkOn.set(cdp, true)
+  }
+  if (throttles || keepsNetwork || networkOn.get(cdp)) await cdp.send('Network.emulateNetworkConditions', conditions)
+  if (!throttles && networkOn.get(cdp)) {
+    await cdp.send('Network.disable')
+    networkOn.delete(cdp)
+  }
+}
+
 // A cell's network: the preset as DevTools throttling (CDP, per request), or
 // as the packet-level link the browser sits behind (`link`: harness/link-session.js's
 // session; CDP throttling then off). A cell may carry its own `link: '<spec>'`
 // (link/spec.js) instead of a preset: link networks only. Returns what the row records.
-async function applyNetwork (cdp, preset, link, spec = null) {
+// `keepsNetwork`: the caller has the session's Network domain on for its own use (throttle above).
+async function applyNetwork (cdp, preset, link, spec = null, { keepsNetwork = false } = {}) {
   if (!link) {
     if (spec) throw new Error(`a cell with its own link "${spec}" runs only with --network link`)
-    await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName(preset)))
+    await throttle(cdp, preset, { keepsNetwork })
     return { network: 'devtools', link: null, linkSpec: null }
   }
-  if (cdp) await cdp.send('Network.emulateNetworkConditions', toCdp(presetByName('No throttling')))
+  if (cdp) await throttle(cdp, 'No throttling', { keepsNetwork })
   const active = await link.control.change(cellLinkSpec({ link: spec, preset }))
   return { network: 'link', link: active.description, linkSpec: active.text }
 }

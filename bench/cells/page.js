@@ -40,7 +40,8 @@ async function runPageCell ({ page, cdp, link, entry, lanes, laneInfo, repeats, 
   const network = await applyNetwork(cdp, cell.preset, link, cell.link)
   const per = Object.fromEntries(lanes.map(l => [l, { samples: [], leftOut: 0, failures: 0, protocols: [], notes: [], costs: [], seeds: [] }]))
   // A page cell never stops its batches: an abort is the browser's own doing too.
-  const netErrors = watchNetErrors(page, laneInfo)
+  // Chromium's (a DevTools session): from its console, which needs no Network domain; Firefox's from BiDi's events.
+  const netErrors = watchNetErrors(page, laneInfo, { via: cdp ? 'console' : 'requests' })
   let done
   try {
     done = await repeatPageCell({ page, cell, lanes, per, repeats, budgetMs, meter, link, seeding, log })

@@ -45,8 +45,7 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
   const { cell, experiment } = entry
   const tab = await context.newPage()
   try {
-    const cdp = await tab.createCDPSession()
-    await cdp.send('Network.enable')
+    const cdp = await tab.createCDPSession() // throttles (applyNetwork turns its Network domain on as it needs) and meters
     // Connections first, unthrottled and not timed: a browser loading a page
     // of a site it just talked to has them already, and DevTools throttling
     // leaves connection setup alone anyway.

@@ -87,9 +87,10 @@ async function runSitePageCell ({ context, link, entry, laneInfo, repeats, budge
   const tab = await context.newPage()
   try {
     const cdp = await tab.createCDPSession()
-    await cdp.send('Network.enable')
+    // The cache switch needs the Network domain (no body kept: it only throttles and switches the cache).
+    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 })
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
-    const network = await applyNetwork(cdp, cell.preset, link, cell.link)
+    const network = await applyNetwork(cdp, cell.preset, link, cell.link, { keepsNetwork: true })
     // The meter on this tab (its own DevTools session): each timed load's costs, the navigation and its Resource Timing read.
     const tabMeter = meter ? meter.forPage(cdp) : null
     const url = (lane, tag) => `${lane.url}/site?size=${encodeURIComponent(cell.size)}&tag=${tag}${cell.delay ? `&delay=${cell.delay}` : ''}`

@@ -102,7 +102,7 @@ function fmtSize (b) {
 }
 
 async function rung (page, userDataDir, lane, [requests, size]) {
-  const netErrors = watchNetErrors(page, [lane])
+  const netErrors = watchNetErrors(page, [lane], { via: 'console' }) // the browser runs without puppeteer's Network domain
   let peakBrowser = 0
   let peakServer = 0
   const sampler = setInterval(() => {
@@ -152,7 +152,7 @@ async function main (argv) {
       for (const step of opts.ladder) {
         // A fresh browser per rung: a crash or a full renderer must not
         // spill into the next rung.
-        const browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes })
+        const browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes, network: false })
         try {
           const page = await browser.context.newPage()
           page.on('error', () => process.stderr.write('  (page crashed)\n')) // puppeteer's crash event

@@ -52,15 +52,18 @@ async function openNetwork (network, { opts, needsBrowser, browser = 'chromium',
       await waitForH2bench(env.page, running.page.url)
       env.userAgent = await env.page.evaluate(() => navigator.userAgent)
     } else if (needsBrowser) {
-      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false })
+      // Without puppeteer's Network domain (it reported every request and body chunk to us: 1.4–1.5× the browser's CPU
+      // for 100 × 100 KB, docs/page-cost.md); the cells' net errors come from the console (harness/net-errors.js).
+      env.browser = await launchBrowser({ spki: tls.spki, link: link && link.opened, lanes: running.lanes, handleSignals: false, network: false })
       env.browserName = chromiumVersion(env.browser.executablePath)
       env.page = await env.browser.context.newPage()
       env.page.on('pageerror', err => log(`  page error: ${err.message}`))
       await env.page.goto(`${running.page.url}/${pageQuery}`)
       await waitForH2bench(env.page, running.page.url)
       env.userAgent = await env.page.evaluate(() => navigator.userAgent)
+      // The runner's own session: DevTools throttling (its Network domain on only while a cell throttles:
+      // bench/cells/helpers.js applyNetwork) and the page's task time (harness/cell-costs.js).
       env.cdp = await env.page.createCDPSession()
-      await env.cdp.send('Network.enable')
     }
   } catch (err) {
     await close()

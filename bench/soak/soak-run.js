@@ -61,14 +61,15 @@ async function soak (opts, log, register = () => {}) {
   let userAgent = null
   try {
     if (!state.stopping) {
-      browser = await launchBrowser({ spki: info.spki, handleSignals: false, lanes: info.lanes })
+      // As the runner's: without puppeteer's Network domain (harness/chromium/headless.js `network`).
+      browser = await launchBrowser({ spki: info.spki, handleSignals: false, lanes: info.lanes, network: false })
       chromium = chromiumVersion(browser.executablePath)
       page = await browser.context.newPage()
       page.on('pageerror', err => log(`page error: ${err.message}`))
       page.on('error', () => { state.notes.push('the page crashed'); stopLoad('page crash') }) // puppeteer's crash event
       // What Chromium itself says about each failed request (net::ERR_…), by
-      // lane; requests cancelled by a stop are not failures.
-      state.browserFailures = watchNetErrors(page, info.lanes, { ignore: () => Boolean(state.stopping || state.deadline) }).byLane
+      // lane, from its console; requests cancelled by a stop are not failures.
+      state.browserFailures = watchNetErrors(page, info.lanes, { via: 'console', ignore: () => Boolean(state.stopping || state.deadline) }).byLane
       await page.goto(`${info.page}/`)
       await page.waitForFunction(() => window.h2bench && typeof window.h2bench.run === 'function', { timeout: 30000 })
       userAgent = await page.evaluate(() => navigator.userAgent)

@@ -63,8 +63,12 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], proto
 // study goes without). `tmpPrefix`: the
 // name of the throw-away directory (the h3 study's: h2bench-h3study-).
 // `protocolArgs`: one protocol forced (harness/force-protocol.js; the site
-// experiment), in place of the lanes' QUIC flags.
-async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-', protocolArgs = null }) {
+// experiment), in place of the lanes' QUIC flags. `network: false`: puppeteer's own DevTools Network domain off (no
+// page.on('request'|'response'|'requestfailed'), no request interception): that domain reports every request and
+// every chunk of every body to the driver and cost Chromium 1.4–1.5× the CPU of the same fetch()es without it
+// (docs/page-cost.md); the runner and the benchmarks measure without it (net errors come from the console instead,
+// harness/net-errors.js).
+async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-', protocolArgs = null, network = true }) {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix))
   let launch
   try {
@@ -99,7 +103,8 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
       protocolTimeout: 0,
       handleSIGINT: handleSignals,
       handleSIGTERM: handleSignals,
-      handleSIGHUP: handleSignals
+      handleSIGHUP: handleSignals,
+      networkEnabled: network
     })
   } catch (err) {
     fs.rmSync(userDataDir, { recursive: true, force: true })
