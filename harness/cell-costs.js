@@ -15,35 +15,8 @@
 // clock ticks (10 ms): one short window may read 0 or 10 ms too many; summed
 // over a row's runs the error is a tick a run at most.
 const fs = require('node:fs')
-const { execFileSync } = require('node:child_process')
-
-let clockTicks = null
-// Clock ticks per second of /proc/<pid>/stat's utime and stime (100 on Linux, almost always).
-function ticksPerSecond () {
-  if (clockTicks === null) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
-    } catch {
-      clockTicks = 100
-    }
-  }
-  return clockTicks
-}
-
-// /proc/<pid>/stat → { ppid, ticks (utime + stime), childTicks (cutime + cstime:
-// the children it has waited for) } or null when it is gone.
-// The command name (field 2) may hold spaces and brackets: fields are read after its last ')'.
-function procStat (pid) {
-  let text
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  } catch {
-    return null
-  }
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  // rest[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
-  return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]), childTicks: Number(rest[13]) + Number(rest[14]) }
-}
+// The pure /proc readers, shared with the page server's CPU readings (server/cpu.js).
+const { procStat, processTable, processIds, treeOf, cmdlineOf, ticksPerSecond } = require('../common/proc')
 
 // The CPU milliseconds of this process's children that it has waited for
 // (reaped): read before a child starts and after its 'close', the difference
@@ -52,35 +25,6 @@ function procStat (pid) {
 // counts too: the caller runs one child at a time.
 function reapedChildrenCpuMs () {
   return procStat('self').childTicks / ticksPerSecond() * 1000
-}
-
-// Every process now: pid → { ppid, ticks }.
-function processTable () {
-  const table = new Map()
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    const s = procStat(name)
-    if (s) table.set(Number(name), s)
-  }
-  return table
-}
-
-// `roots` and every descendant of them in `table`.
-function treeOf (roots, table) {
-  const children = new Map()
-  for (const [pid, { ppid }] of table) {
-    if (!children.has(ppid)) children.set(ppid, [])
-    children.get(ppid).push(pid)
-  }
-  const out = new Set()
-  const stack = roots.filter(pid => table.has(pid))
-  while (stack.length) {
-    const pid = stack.pop()
-    if (out.has(pid)) continue
-    out.add(pid)
-    stack.push(...(children.get(pid) || []))
-  }
-  return [...out]
 }
 
 // The browser processes to meter: Chromium's by its --user-data-dir, or a
@@ -94,18 +38,10 @@ function browserRootsOf ({ browserDir = null, browserPid = null }) {
 // The browser process of a Chromium started with --user-data-dir=`dir`
 // (its own children carry --type=…, and the link's wrapper script execs it).
 function chromiumRoots (dir) {
-  const roots = []
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let cmdline
-    try {
-      cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
-    } catch {
-      continue
-    }
-    if (cmdline.includes(`--user-data-dir=${dir}`) && !cmdline.some(a => a.startsWith('--type='))) roots.push(Number(name))
-  }
-  return roots
+  return processIds().filter(pid => {
+    const cmdline = cmdlineOf(pid)
+    return cmdline !== null && cmdline.includes(`--user-data-dir=${dir}`) && !cmdline.some(a => a.startsWith('--type='))
+  })
 }
 
 // TCP's counters of the network namespace `pid` lives in ('self': ours):

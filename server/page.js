@@ -6,6 +6,8 @@ const { LIMITS } = require('./payload')
 const { BROWSER, bytesText } = require('../shared/options')
 const { isUserError } = require('../common/errors')
 const { linkRoutes } = require('./routes/link')
+const { cpuRoutes } = require('./routes/cpu')
+const { cpuMeter } = require('./cpu')
 const { LINK_PRESETS } = require('../link/presets')
 const { pageKeys } = require('../link/spec-keys')
 
@@ -17,8 +19,10 @@ const VENDOR = {
 
 // The page server (plain HTTP): the control page with the lanes' URLs, the
 // client code and the vendor libraries, and the network the lanes are behind
-// (`link`: harness/link-session.js's control when a packet-level link is active).
-function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null, token = null }) {
+// (`link`: harness/link-session.js's control when a packet-level link is active),
+// and the CPU the browser and the lanes' servers use (GET /cpu.json: `caddyPid()`
+// names the edge lanes' Caddy; `lanesHere: false` when the lanes run elsewhere).
+function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkUnavailable = null, token = null, caddyPid = () => null, lanesHere = true }) {
   const app = express()
   app.disable('x-powered-by')
   app.set('views', path.join(ROOT, 'views'))
@@ -30,6 +34,7 @@ function createPageApp ({ lanes, unavailableLanes = [], spki, link = null, linkU
   app.get('/lanes.json', (req, res) => res.json({ lanes, unavailable: unavailableLanes, spki, limits: LIMITS }))
   const presets = LINK_PRESETS.map(({ name, slug, group, spec, what }) => ({ name, slug, group, spec, what }))
   app.use(linkRoutes({ control: link, unavailable: linkUnavailable, presets, keys: pageKeys(), token }))
+  app.use(cpuRoutes({ meter: cpuMeter({ caddyPid, lanesHere }), token }))
   app.use('/client', express.static(path.join(ROOT, 'client'), { maxAge: 0 }))
   // What the page and Node share (statistics, the options' limits, the verdict engine): one copy, served as is.
   app.use('/shared', express.static(path.join(ROOT, 'shared'), { maxAge: 0 }))

@@ -149,7 +149,13 @@ async function startAll (config, tls, { lanes = LANES, link = null, qlogDir = nu
     if (!page) return { page: null, lanes: laneInfo, unavailable, edge: edgeRecord(edge), close: closeAll }
     const publicLanes = laneInfo.map(({ name, label, protocol, url }) => ({ name, label, protocol, url }))
     const pageApp = createPageApp({
-      lanes: publicLanes, unavailableLanes: unavailable, spki: tls.spki, link, linkUnavailable: link ? null : unavailableReason(), token: config.token || null
+      lanes: publicLanes,
+      unavailableLanes: unavailable,
+      spki: tls.spki,
+      link,
+      linkUnavailable: link ? null : unavailableReason(),
+      token: config.token || null,
+      caddyPid: () => (edge ? edge.pid : null)
     })
     const pageServer = answerClientErrors(http.createServer(pageApp))
     started.push({ server: pageServer, destroySockets: trackSockets(pageServer) })
@@ -175,7 +181,9 @@ async function listenPage (server, config) {
 // The page server alone, for lanes that run elsewhere (the runner's --lanes-at: harness/remote-lanes.js):
 // `lanes` [{ name, label, protocol, url }], their certificate's `spki`. → { page, lanes, unavailable, edge: null, close }.
 async function startPage ({ host = '127.0.0.1', port = 0, lanes, unavailable = [], spki }) {
-  const server = answerClientErrors(http.createServer(createPageApp({ lanes, unavailableLanes: unavailable, spki, link: null, linkUnavailable: 'the lanes run on another machine: their network is the real path' })))
+  const server = answerClientErrors(http.createServer(createPageApp({
+    lanes, unavailableLanes: unavailable, spki, link: null, linkUnavailable: 'the lanes run on another machine: their network is the real path', lanesHere: false
+  })))
   const destroySockets = trackSockets(server)
   const page = await listenPage(server, { host, port })
   return { page, lanes, unavailable, edge: null, close: () => { const closing = closeServer(server); destroySockets(); return closing } }

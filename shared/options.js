@@ -8,10 +8,13 @@
 }(typeof self !== 'undefined' ? self : this, function () {
   'use strict'
 
-  const DEFAULTS = { requests: 100, size: 100 * 1024, delay: 10, repeats: 5, cold: false }
+  const DEFAULTS = { requests: 100, size: 100 * 1024, delay: 10, repeats: 5, cold: false, transport: 'fetch' }
+  // How jQuery's requests travel (client/js/request.js): fetch() with cache: 'no-store', or XMLHttpRequest (the
+  // card's page; every request through the browser's HTTP cache).
+  const TRANSPORTS = ['fetch', 'xhr']
   const RANGES = { requests: [1, 10000], repeats: [1, 100] }
   const UNITS = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 }
-  const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'onProgress', 'aroundBatch']
+  const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'transport', 'onProgress', 'aroundBatch']
   // What the browser holds while a batch runs. Chromium receives up to 256
   // HTTP/2 streams per connection at once and keeps each response whole
   // until it ends (the page reads them as text), so a batch keeps about
@@ -97,6 +100,7 @@
     out.repeats = DEFAULTS.repeats
     out.lanes = laneNames.slice()
     out.cold = DEFAULTS.cold
+    out.transport = DEFAULTS.transport
     take('requests', function (v) { return checkInteger('requests', v, RANGES.requests[0], RANGES.requests[1]) })
     take('size', function (v) { return checkSize(v, context.limits.maxSize) })
     take('delay', function (v) { return checkInteger('delay', v, 0, context.limits.maxDelay, ' ms') })
@@ -104,6 +108,9 @@
     take('lanes', function (v) { return checkLanes(v, laneNames) })
     take('cold', function (v) {
       return typeof v === 'boolean' ? { value: v } : { error: 'cold must be true or false; got ' + shown(v) }
+    })
+    take('transport', function (v) {
+      return TRANSPORTS.indexOf(v) >= 0 ? { value: v } : { error: 'transport must be ' + TRANSPORTS.map(shown).join(' or ') + '; got ' + shown(v) }
     })
     if (!errors.requests && !errors.size) {
       const inFlight = Math.min(out.requests, BROWSER.streams) * out.size
@@ -125,5 +132,7 @@
     return ok ? { ok: true, errors: {}, options: out, unknown: unknown } : { ok: false, errors: errors, unknown: unknown }
   }
 
-  return { DEFAULTS: DEFAULTS, RANGES: RANGES, UNITS: UNITS, BROWSER: BROWSER, validate: validate, checkSize: checkSize, bytesText: bytesText }
+  return {
+    DEFAULTS: DEFAULTS, TRANSPORTS: TRANSPORTS, RANGES: RANGES, UNITS: UNITS, BROWSER: BROWSER, validate: validate, checkSize: checkSize, bytesText: bytesText
+  }
 }))

@@ -13,7 +13,11 @@
 //     order they ran, two-sided p < RULES.driftP) is flagged, and so is its verdict;
 //   - the workload of each side is compared with the source's, field by field:
 //     a difference is named; one in a field the experiment says must match makes
-//     the verdict "not comparable".
+//     the verdict "not comparable";
+//   - a side whose batches kept this machine's CPU busy (CPU_RULES: the browser,
+//     or the whole machine, at 80 % of its cores or more; one process near a
+//     full core) rests on CPU, and so does every verdict it is part of: the
+//     sentence says who used how much.
 // Its medians and quantiles are stats.js's.
 // UMD: `require('shared/verdict')` in Node, `window.h2benchVerdict` in the page (after stats.js).
 (function (root, factory) {
@@ -255,8 +259,120 @@
     return out
   }
 
+  // When the times rest on this machine's CPU rather than on the protocols
+  // alone: the browser, the lanes' servers and the measurement share one
+  // machine, and a batch that keeps its CPU busy measures how much CPU each
+  // protocol costs there as much as the protocol (Chromium's QUIC costs it
+  // 3–4× the CPU of HTTP/2 for the same bytes).
+  //   machineShare: the browser alone, or the whole machine (the browser, the
+  //     lanes' servers and any other process; without that reading the
+  //     browser and the servers together), used this share of the machine's
+  //     cores or more: little CPU was left, so every process waited for it;
+  //   oneCore: one process used this many cores or more: the lanes' Node
+  //     process (one JavaScript thread) or the browser's busiest process,
+  //     near one full core, a single thread saturated.
+  const CPU_RULES = Object.freeze({ machineShare: 0.8, oneCore: 0.9 })
+
+  function fmtCores (x) { return x >= 1 ? x.toFixed(1) : x.toFixed(2) }
+  const known = function (x) { return typeof x === 'number' && isFinite(x) }
+
+  // A lane's CPU over its batches (client/js/cpu.js: medians of its batches'):
+  // { browserCores, serverCores, machineCores (the whole machine's busy
+  // cores), otherCores, nodeCores, busiest: { type, cores } (the browser's
+  // busiest process), browser: its name }, in cores (CPU seconds a second);
+  // options: { cores (the machine's), rules }.
+  // → { rests, reasons: [{ rule: 'browser'|'machine'|'together'|'node'|'process', cores, limit, brief, text }], text }
+  // Nothing measured (null fields): rests is false, reasons empty, text ''.
+  function cpuLoad (cpu, options) {
+    const o = options || {}
+    const r = Object.assign({}, CPU_RULES, o.rules || {})
+    const reasons = []
+    if (!cpu) return { rests: false, reasons: reasons, text: '' }
+    // text: the reason in full (a lane's card); brief: without the shares, after "this machine's CPU" (a comparison's).
+    const add = function (rule, value, limit, text, detail) {
+      reasons.push({ rule: rule, cores: value, limit: limit, brief: text.replace(/this machine's/, 'its'), text: text + (detail || '') })
+    }
+    const browser = cpu.browser || 'the browser'
+    const cores = known(o.cores) && o.cores > 0 ? o.cores : null
+    const ofMachine = ' of this machine\'s ' + cores + ' core' + (cores === 1 ? '' : 's')
+    const b = cpu.browserCores
+    const s = cpu.serverCores
+    const m = cpu.machineCores
+    const limit = cores ? r.machineShare * cores : null
+    const shares = function () {
+      const parts = [browser + ' ' + fmtCores(b)]
+      if (known(s)) parts.push('the lanes\' servers ' + fmtCores(s))
+      if (known(cpu.otherCores) && known(m)) parts.push('other processes ' + fmtCores(cpu.otherCores))
+      return ' (' + parts.join(', ') + ')'
+    }
+    if (cores && known(b) && b >= limit) {
+      add('browser', b, limit, browser + ' used ' + fmtCores(b) + ofMachine)
+    } else if (cores && known(b) && known(m) && m >= limit) {
+      add('machine', m, limit, 'this machine\'s ' + cores + ' cores were ' + Math.min(100, Math.round(100 * m / cores)) + ' % busy', shares())
+    } else if (cores && known(b) && !known(m) && known(s) && b + s >= limit) {
+      add('together', b + s, limit, browser + ' and the lanes\' servers used ' + fmtCores(b + s) + ofMachine, shares())
+    }
+    if (known(cpu.nodeCores) && cpu.nodeCores >= r.oneCore) {
+      add('node', cpu.nodeCores, r.oneCore, 'the lanes\' Node process used ' + fmtCores(cpu.nodeCores) + ' cores', ', one JavaScript thread near saturation')
+    }
+    if (cpu.busiest && known(cpu.busiest.cores) && cpu.busiest.cores >= r.oneCore) {
+      add('process', cpu.busiest.cores, r.oneCore, browser + '\'s ' + (cpu.busiest.type || 'busiest process') + ' used ' + fmtCores(cpu.busiest.cores) + ' cores', ', one process near a full core')
+    }
+    return {
+      rests: reasons.length > 0,
+      reasons: reasons,
+      text: reasons.length ? 'Rests on this machine\'s CPU: during these batches ' + reasons.map(function (x) { return x.text.replace(/this machine's/, 'its') }).join('; ') + '.' : ''
+    }
+  }
+
+  // A comparison's sides: [{ name, cpu }] (cpu as cpuLoad takes it, with
+  // browserCpuMs: the CPU the browser spent on a batch); options: { cores,
+  // verdict (compare()'s), rules }. → { rests, lanes: [names resting on
+  // CPU], sentence: '' when neither does }. The sentence says what each side's
+  // batches cost the browser too: the same bytes may cost one protocol several
+  // times the CPU of another.
+  function restsOnCpu (sides, options) {
+    const o = options || {}
+    const loads = sides.map(function (side) { return cpuLoad(side.cpu, o) })
+    const lanes = sides.filter(function (side, i) { return loads[i].rests }).map(function (side) { return side.name })
+    if (!lanes.length) return { rests: false, lanes: lanes, sentence: '' }
+    // Both sides for the one reason (the machine busy, or the browser using most of it): said once, with the range.
+    const one = loads.every(function (l) { return l.reasons.length === 1 }) && loads.length > 1 &&
+      (loads.every(function (l) { return l.reasons[0].rule === 'machine' }) || loads.every(function (l) { return l.reasons[0].rule === 'browser' }))
+    let said
+    if (one) {
+      const values = loads.map(function (l) { return l.reasons[0].cores }).sort(function (x, y) { return x - y })
+      const cores = o.cores
+      const browser = (sides[0].cpu && sides[0].cpu.browser) || 'the browser'
+      const range = function (f) { const lo = f(values[0]); const hi = f(values[values.length - 1]); return lo === hi ? lo : lo + '–' + hi }
+      said = loads[0].reasons[0].rule === 'machine'
+        ? 'its ' + cores + ' cores were ' + range(function (v) { return String(Math.min(100, Math.round(100 * v / cores))) }) + ' % busy during both lanes\' batches'
+        : browser + ' used ' + range(fmtCores) + ' of its ' + cores + ' cores during both lanes\' batches'
+    } else {
+      said = sides.map(function (side, i) {
+        return loads[i].rests ? 'during the ' + side.name + ' batches ' + loads[i].reasons.map(function (x) { return x.brief }).join(' and ') : null
+      }).filter(Boolean).join('; ')
+    }
+    // What a batch cost the browser on each side, the dearer first.
+    const costs = sides.filter(function (side) { return side.cpu && known(side.cpu.browserCpuMs) && side.cpu.browserCpuMs > 0 })
+      .sort(function (x, y) { return y.cpu.browserCpuMs - x.cpu.browserCpuMs })
+    const cost = costs.length === 2
+      ? '; ' + (costs[0].cpu.browser || 'the browser') + ' spent ' + Math.round(costs[0].cpu.browserCpuMs) + ' ms of CPU a batch on ' + costs[0].name + ', ' +
+        fmt(costs[0].cpu.browserCpuMs / costs[1].cpu.browserCpuMs) + '× the ' + Math.round(costs[1].cpu.browserCpuMs) + ' ms on ' + costs[1].name
+      : ''
+    const judged = o.verdict === 'faster' || o.verdict === 'slower'
+    return {
+      rests: true,
+      lanes: lanes,
+      sentence: (judged ? 'this verdict rests on this machine\'s CPU' : 'these times rest on this machine\'s CPU') + ': ' + said + cost
+    }
+  }
+
   return {
     RULES: RULES,
+    CPU_RULES: CPU_RULES,
+    cpuLoad: cpuLoad,
+    restsOnCpu: restsOnCpu,
     compare: compare,
     compareSlowdowns: compareSlowdowns,
     ratioInterval: ratioInterval,

@@ -9,6 +9,7 @@
   const stats = window.h2benchStats
   const verdicts = window.h2benchVerdict
   const checks = window.h2benchOptions
+  const cpu = window.h2benchCpu // the CPU each batch used (client/js/cpu.js)
   const config = JSON.parse(document.getElementById('h2bench-config').textContent)
   const lanes = config.lanes
   const limits = config.limits
@@ -138,7 +139,7 @@
   const warmUp = request.warmUp
   const MAX_IN_FLIGHT = request.MAX_IN_FLIGHT
 
-  // `requests` parallel $.get's at one lane; elapsed from just before the
+  // `requests` parallel jQuery requests at one lane (over opts.transport); elapsed from just before the
   // first is issued to when the last one settled (success or failure).
   function fireBatch (ctl, lane, repeat, position, opts, onProgress) {
     const n = opts.requests
@@ -273,15 +274,19 @@
       startedAt: started.toISOString(),
       finishedAt: null,
       state: 'running',
-      options: { requests: opts.requests, size: opts.size, delay: opts.delay, repeats: opts.repeats, lanes: opts.lanes, cold: opts.cold },
+      options: {
+        requests: opts.requests, size: opts.size, delay: opts.delay, repeats: opts.repeats, lanes: opts.lanes, cold: opts.cold, transport: opts.transport
+      },
       network: network(),
       link: link,
       userAgent: navigator.userAgent,
+      cores: cpu.machineCores(),
       lanes: opts.lanes.map(function (name) {
         const l = lanes.find(function (x) { return x.name === name })
         return {
           lane: l.name, label: l.label, url: l.url, expectedProtocol: l.protocol, protocol: null, protocolOk: false,
-          state: 'waiting', unreachable: null, samples: [], leftOut: 0, failures: 0, summary: null, batches: []
+          state: 'waiting', unreachable: null, samples: [], leftOut: 0, failures: 0, summary: null, batches: [],
+          cpu: null // the CPU its batches used (client/js/cpu.js laneSummary)
         }
       }),
       comparisons: []
@@ -309,11 +314,15 @@
           }
         }
         emit('lane', { lane: lane, phase: 'batch', repeat: r })
-        // aroundBatch: awaited just outside each timed batch (the runner measures its costs there).
+        // aroundBatch: awaited just outside each timed batch (the runner measures its costs there); the
+        // page server's CPU readings outside that (client/js/cpu.js), so the runner's windows hold none of theirs.
+        const cpuStart = await cpu.read()
         if (aroundBatch) await aroundBatch('start', { lane: lane.lane, repeat: r })
         const batch = await fireBatch(ctl, lane, r, p, opts, onProgress)
         if (aroundBatch) await aroundBatch('end', { lane: lane.lane, repeat: r })
+        batch.cpu = cpu.between(cpuStart, await cpu.read())
         lane.batches.push(batch)
+        lane.cpu = cpu.laneSummary(lane, result.cores)
         lane.failures += batch.failed
         // A batch with failed requests is kept (and its failures shown) but
         // not timed: failed requests end early, so it timed less than the
@@ -330,6 +339,7 @@
     }
     result.lanes.forEach(function (l) { finishLane(l, ctl.stopped) })
     result.comparisons = compare(result.lanes)
+    cpu.annotate(result, result.cores)
     result.finishedAt = new Date().toISOString()
     if (ctl.stopped) result.state = 'stopped'
     else result.state = result.lanes.some(function (l) { return l.state === 'failed' }) ? 'failed' : 'done'
@@ -347,7 +357,7 @@
       return Promise.reject(err)
     }
     if (checked.unknown.length) console.warn('h2bench.run: ignoring unknown option(s) ' + checked.unknown.join(', '))
-    const ctl = { stopped: false, xhrs: new Set(), token: '' }
+    const ctl = { stopped: false, xhrs: new Set(), token: '', transport: checked.options.transport }
     current = ctl
     return measure(ctl, checked.options, options && options.onProgress, options && options.aroundBatch).then(function (result) {
       current = null

@@ -1,6 +1,8 @@
 // One card per lane: state, progress k/N, elapsed time, failures, and the
 // protocol the browser really used (Resource Timing nextHopProtocol), with a
-// warning when a lane did not speak the protocol it exists to measure.
+// warning when a lane did not speak the protocol it exists to measure; the
+// CPU the browser and the servers used during its batches (client/js/cpu.js),
+// flagged when the verdict engine says its times rest on this machine's CPU.
 (function () {
   'use strict'
 
@@ -45,6 +47,7 @@
     set(el, '.spread', '—')
     el.querySelector('.bar').style.width = '0%'
     warn(lane, '')
+    cpu({ lane: lane, cpu: null })
   }
 
   // Live, while a batch runs: k/N requests of batch r of R.
@@ -75,10 +78,58 @@
     set(el, '.spread', f.percent(s.spread))
     set(el, '.failures', String(l.failures))
     el.querySelector('.failures').classList.toggle('bad', l.failures > 0)
+    cpu(l)
     if (final) {
       el.querySelector('.bar').style.width = batches ? '100%' : '0%'
       protocol(l)
     }
+  }
+
+  // The lane's CPU (medians over its batches): "Chromium 1.4 · servers 0.31 ·
+  // machine 1.98 of 2 cores", the details in its title, and the verdict
+  // engine's flag below.
+  function cpu (l) {
+    const el = card(l.lane)
+    if (!el) return
+    const dd = el.querySelector('.cpu')
+    const flag = el.querySelector('.cpu-flag')
+    const c = l.cpu
+    const num = function (x) { return typeof x === 'number' && isFinite(x) }
+    const cores = function (x) { return x >= 1 ? x.toFixed(1) : x.toFixed(2) }
+    dd.classList.toggle('flagged', Boolean(c && c.rests))
+    flag.hidden = !(c && c.flag)
+    flag.textContent = (c && c.flag) || ''
+    const coresText = dd.querySelector('.cores')
+    const msText = dd.querySelector('.ms')
+    msText.textContent = ''
+    if (!c) {
+      coresText.textContent = '—'
+      dd.title = ''
+      return
+    }
+    const parts = []
+    parts.push(num(c.browserCores) ? (c.browser || 'browser') + ' ' + cores(c.browserCores) : 'browser not measured')
+    if (num(c.serverCores)) parts.push('servers ' + cores(c.serverCores))
+    if (num(c.machineCores)) parts.push('machine ' + cores(c.machineCores))
+    coresText.textContent = parts.join(' · ') + (num(c.browserCores) || num(c.serverCores) ? (c.cores ? ' of ' + c.cores : '') + ' cores' : '')
+    // What a batch cost the browser: where every lane keeps the machine busy, this is what tells them apart.
+    if (num(c.browserCpuMs)) msText.textContent = (c.browser || 'the browser') + ': ' + Math.round(c.browserCpuMs) + ' ms of CPU a batch'
+    const lines = []
+    if (num(c.browserCores)) {
+      lines.push((c.browser || 'The browser') + ': ' + cores(c.browserCores) + ' cores (' + c.browserCpuMs + ' ms of CPU in a median batch window of ' + c.wallMs + ' ms)' +
+        (c.busiest ? '; its busiest process, the ' + c.busiest.type + ': ' + cores(c.busiest.cores) : ''))
+    } else if (c.reason) {
+      lines.push('The browser\'s CPU is not measured: ' + c.reason)
+    }
+    if (num(c.serverCores)) {
+      lines.push('The lanes\' servers: ' + cores(c.serverCores) + ' cores (Node ' + cores(c.nodeCores) + (num(c.caddyCores) ? ', Caddy ' + cores(c.caddyCores) : '') + ')')
+    } else if (c.serverReason) {
+      lines.push('The servers\' CPU is not measured: ' + c.serverReason)
+    }
+    if (num(c.machineCores)) lines.push('The whole machine: ' + cores(c.machineCores) + ' cores busy, ' + cores(c.otherCores) + ' of them other processes\'')
+    lines.push('Medians of ' + c.batches + ' batch' + (c.batches === 1 ? '' : 'es') + '; a core is a second of CPU per second of a batch.')
+    if (c.source) lines.push('Read by ' + c.source + '.')
+    dd.title = lines.join('\n')
   }
 
   function protocol (l) {
@@ -132,5 +183,5 @@
     }
   }
 
-  ui.cards = { reset: reset, setState: setState, progress: progress, summary: summary, protocol: protocol, probed: probed, warn: warn }
+  ui.cards = { reset: reset, setState: setState, progress: progress, summary: summary, protocol: protocol, probed: probed, warn: warn, cpu: cpu }
 }())

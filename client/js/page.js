@@ -162,6 +162,14 @@
       }
       if (c.leftOut[0] || c.leftOut[1]) p.append('; runs with failed requests left out: ' + (c.leftOut[1] + c.leftOut[0]))
       if (c.flags.length) p.append('; ', strong('flagged: ' + c.flags.join('; ')))
+      // The verdict engine's CPU sentence (shared/verdict.js restsOnCpu, client/js/cpu.js): when these times rest on this machine's CPU.
+      if (c.cpu && c.cpu.rests) {
+        const note = document.createElement('span')
+        note.className = 'cpu-flag'
+        note.textContent = c.cpu.sentence.charAt(0).toUpperCase() + c.cpu.sentence.slice(1) + '.'
+        p.dataset.cpu = 'rests'
+        p.append(' ', note)
+      }
       el.appendChild(p)
     })
   }
@@ -211,19 +219,23 @@
     }
   }
 
-  // Progress arrives once per settled request: draw at most once a frame.
+  // Progress arrives once per settled request: drawn at most every PROGRESS_MS (a
+  // frame at that moment), not every frame. Each drawing lays out and paints
+  // the page in the browser that is measuring: at every frame it cost the
+  // batch's browser CPU a share that a glance at a counter does not need.
+  const PROGRESS_MS = 250
   function onProgress (event) {
     if (!live) return
     live.pending[event.detail.lane] = event.detail
     if (live.frame) return
-    live.frame = requestAnimationFrame(function () {
+    live.frame = setTimeout(function () {
       if (!live) return
       live.frame = 0
       Object.keys(live.pending).forEach(function (lane) {
         ui.cards.progress(lane, live.pending[lane], live.result.options.repeats, live.failuresBefore[lane])
       })
       live.pending = {}
-    })
+    }, PROGRESS_MS)
   }
 
   function onBatch (event) {
@@ -237,7 +249,7 @@
 
   function onEnd (event) {
     const result = event.detail
-    if (live && live.frame) cancelAnimationFrame(live.frame)
+    if (live && live.frame) clearTimeout(live.frame)
     live = null
     last = result
     showNetwork()

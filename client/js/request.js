@@ -20,19 +20,80 @@
     return Math.round(v * 10) / 10
   }
 
+  // Reads a response body to its end, counting its bytes and keeping none: → Promise<bytes>.
+  function countBytes (body) {
+    if (!body) return Promise.resolve(0)
+    const reader = body.getReader()
+    let bytes = 0
+    function next () {
+      return reader.read().then(function (chunk) {
+        if (chunk.done) return bytes
+        bytes += chunk.value.byteLength
+        return next()
+      })
+    }
+    return next()
+  }
+
+  // How the page's jQuery requests travel. 'fetch' (the default): a jQuery transport ($.ajaxTransport, jQuery's
+  // own extension point) that carries each $.ajax() on fetch() with cache: 'no-store'. XMLHttpRequest, jQuery's
+  // built-in transport ('xhr', the card's page), cannot ask that: each of its requests passes through the
+  // browser's HTTP cache (Chromium opens an entry, then drops it for the lanes' Cache-Control: no-store), which
+  // cost Chromium 1.25–1.36× the CPU of the same requests with no-store (docs/page-cost.md). Either way a body the
+  // page only measures (dataType 'bytes') is counted, never turned into a string: fetch reads it chunk by chunk
+  // and keeps nothing, XHR as an ArrayBuffer. A failed answer's body is read as text (its error message).
+  $.ajaxTransport('+*', function (options) {
+    if (options.h2benchTransport !== 'fetch') return undefined
+    let controller = null
+    return {
+      send: function (headers, complete) {
+        controller = new AbortController()
+        const signal = controller.signal
+        fetch(options.url, { method: options.type, headers: headers, cache: 'no-store', credentials: 'same-origin', signal: signal }).then(function (res) {
+          const raw = []
+          res.headers.forEach(function (value, name) { raw.push(name + ': ' + value) })
+          const counted = res.ok && options.dataTypes[options.dataTypes.length - 1] === 'bytes'
+          const body = counted ? countBytes(res.body).then(function (n) { return { bytes: n } }) : res.text().then(function (t) { return { text: t } })
+          return body.then(function (responses) {
+            complete(res.status, res.statusText, responses, raw.join('\r\n'))
+          })
+        }).catch(function () {
+          if (!signal.aborted) complete(0, 'error') // aborted: jQuery has settled it already
+        })
+      },
+      abort: function () {
+        if (controller) controller.abort()
+      }
+    }
+  })
+  // What a 'bytes' answer converts from: the XHR transport's ArrayBuffer, or (an error's) text. Set once, for
+  // every request (given per request, jQuery would copy them into each one's settings).
+  $.ajaxSetup({
+    converters: {
+      'binary bytes': function (b) { return b.byteLength },
+      'text bytes': function (t) { return t.length }
+    }
+  })
+
   // One jqXHR, tracked so stop() can abort it; resolves (never rejects) with
   // what happened. A body shorter or longer than asked counts as a failure:
   // the ancestor page trusted whatever came back. `more`: { headers } to send,
   // { body: true } to have the response text in the answer (the REST visits
-  // read the collection's links).
+  // read the collection's links). `ctl.transport`: 'fetch' or 'xhr' (above).
   function get (ctl, url, expected, more) {
     more = more || {}
     return new Promise(function (resolve) {
-      const xhr = $.get({ url: url, dataType: 'text', headers: more.headers || {} })
+      // crossDomain: every lane is another origin than the page (jQuery would otherwise parse each URL through a
+      // new <a> element to find out); global: false, no document-wide ajax* events (nothing listens to them).
+      const settings = {
+        url: url, dataType: more.body ? 'text' : 'bytes', headers: more.headers || {}, crossDomain: true, global: false, h2benchTransport: ctl.transport || 'fetch'
+      }
+      if (settings.h2benchTransport === 'xhr' && !more.body) settings.xhrFields = { responseType: 'arraybuffer' }
+      const xhr = $.ajax(settings)
       ctl.xhrs.add(xhr)
       xhr.done(function (data, textStatus, jq) {
         ctl.xhrs.delete(xhr)
-        const bytes = data.length // the payload is ASCII: one byte per character
+        const bytes = more.body ? data.length : data // text: the documents are ASCII, one byte per character
         const error = expected === undefined || bytes === expected ? null : 'got ' + bytes + ' of ' + expected + ' bytes'
         const answer = { status: jq.status, bytes: bytes, error: error, aborted: false }
         if (more.body) answer.body = data

@@ -11,7 +11,8 @@ const vm = require('node:vm')
 const SOURCE = fs.readFileSync(path.join(__dirname, '..', '..', 'client', 'js', 'request.js'), 'utf8')
 const load = search => {
   const window = { location: { search } }
-  vm.runInNewContext(SOURCE, { window, URLSearchParams, Math, performance: { getEntriesByName: () => [] } })
+  const $ = { ajaxTransport () {}, ajaxSetup () {} } // jQuery's hooks the file registers its transport with
+  vm.runInNewContext(SOURCE, { window, $, URLSearchParams, Math, performance: { getEntriesByName: () => [] } })
   return window.h2benchRequest
 }
 

@@ -10,13 +10,13 @@ describe('page options (shared/options.js)', () => {
   it('fills in the documented defaults', () => {
     const r = validate(undefined, context)
     assert.equal(r.ok, true)
-    assert.deepEqual(r.options, { requests: 100, size: 102400, delay: 10, repeats: 5, lanes: ['h1', 'h2', 'h2n'], cold: false })
+    assert.deepEqual(r.options, { requests: 100, size: 102400, delay: 10, repeats: 5, lanes: ['h1', 'h2', 'h2n'], cold: false, transport: 'fetch' })
     assert.equal(DEFAULTS.size, 100 * 1024)
   })
 
   it('accepts numbers and the form\'s digit strings', () => {
-    const r = validate({ requests: '30', size: '0.1mb', delay: 0, repeats: '2', lanes: ['h2', 'h1'], cold: true }, context)
-    assert.deepEqual(r.options, { requests: 30, size: 104858, delay: 0, repeats: 2, lanes: ['h2', 'h1'], cold: true })
+    const r = validate({ requests: '30', size: '0.1mb', delay: 0, repeats: '2', lanes: ['h2', 'h1'], cold: true, transport: 'xhr' }, context)
+    assert.deepEqual(r.options, { requests: 30, size: 104858, delay: 0, repeats: 2, lanes: ['h2', 'h1'], cold: true, transport: 'xhr' })
   })
 
   it('parses sizes exactly as the server does', () => {
@@ -44,6 +44,7 @@ describe('page options (shared/options.js)', () => {
     [{ lanes: ['h1', 'h1'] }, 'lanes', /given twice/],
     [{ lanes: 'h1' }, 'lanes', /array/],
     [{ cold: 'yes' }, 'cold', /true or false/],
+    [{ transport: 'beacon' }, 'transport', /transport must be "fetch" or "xhr"; got "beacon"/],
     [{ onProgress: 1 }, 'onProgress', /function/]
   ]) {
     it(`rejects ${JSON.stringify(options)}, naming ${field}`, () => {

@@ -160,3 +160,84 @@ describe('shared/verdict.js: one verdict engine', () => {
     assert.throws(() => compare({ name: 'a', samples: 'x' }, { name: 'b', samples: [1] }), /expected an array/)
   })
 })
+
+// The rule that says when times rest on this machine's CPU (shared/verdict.js CPU_RULES, cpuLoad, restsOnCpu):
+// the page's cards and comparison sentences render what it returns (client/js/cpu.js, cards.js, page.js).
+describe('shared/verdict.js: when the times rest on this machine\'s CPU', () => {
+  const { CPU_RULES, cpuLoad, restsOnCpu } = require('../../shared/verdict')
+  // A lane's CPU as client/js/cpu.js summarises it (medians over its batches).
+  const lane = more => ({ browser: 'Chromium', browserCores: 0.5, serverCores: 0.2, machineCores: 0.8, otherCores: 0.1, nodeCores: 0.2, busiest: { type: 'renderer', cores: 0.4 }, browserCpuMs: 200, ...more })
+
+  it('states its thresholds once: 80 % of the machine\'s cores, 0.9 of one core for one process', () => {
+    assert.deepEqual({ ...CPU_RULES }, { machineShare: 0.8, oneCore: 0.9 })
+    assert.ok(Object.isFrozen(CPU_RULES))
+  })
+
+  it('a light batch does not rest on CPU; nothing measured neither', () => {
+    assert.deepEqual(cpuLoad(lane(), { cores: 2 }), { rests: false, reasons: [], text: '' })
+    assert.equal(cpuLoad(null, { cores: 2 }).rests, false)
+    assert.equal(cpuLoad(lane({ browserCores: null, serverCores: null, machineCores: null, nodeCores: null, busiest: null }), { cores: 2 }).rests, false)
+  })
+
+  it('the browser at 80 % of the machine\'s cores or more rests on CPU, at the threshold exactly too', () => {
+    const at = cpuLoad(lane({ browserCores: 1.6, machineCores: 1.9 }), { cores: 2 })
+    assert.equal(at.rests, true)
+    assert.deepEqual(at.reasons.map(r => [r.rule, r.cores, r.limit]), [['browser', 1.6, 1.6]])
+    assert.equal(at.text, 'Rests on this machine\'s CPU: during these batches Chromium used 1.6 of its 2 cores.')
+    assert.equal(cpuLoad(lane({ browserCores: 1.59, machineCores: 1.59 }), { cores: 2 }).rests, false)
+    // On 8 cores, 1.6 is little.
+    assert.equal(cpuLoad(lane({ browserCores: 1.6, machineCores: 1.9 }), { cores: 8 }).rests, false)
+    assert.equal(cpuLoad(lane({ browserCores: 6.4 }), { cores: 8 }).reasons[0].rule, 'browser')
+  })
+
+  it('the whole machine busy (other processes too) rests on CPU, with the shares', () => {
+    const busy = cpuLoad(lane({ browserCores: 0.9, serverCores: 0.2, machineCores: 1.96, otherCores: 0.86 }), { cores: 2 })
+    assert.deepEqual(busy.reasons.map(r => r.rule), ['machine'])
+    assert.equal(busy.text, 'Rests on this machine\'s CPU: during these batches its 2 cores were 98 % busy (Chromium 0.90, the lanes\' servers 0.20, other processes 0.86).')
+    // Without the machine's reading, the browser and the servers together.
+    const together = cpuLoad(lane({ browserCores: 1.3, serverCores: 0.4, machineCores: null, otherCores: null }), { cores: 2 })
+    assert.deepEqual(together.reasons.map(r => r.rule), ['together'])
+    assert.match(together.text, /Chromium and the lanes' servers used 1\.7 of its 2 cores \(Chromium 1\.3, the lanes' servers 0\.40\)/)
+    // The machine's cores unknown (a browser without navigator.hardwareConcurrency): no share can be judged.
+    assert.equal(cpuLoad(lane({ browserCores: 1.9, machineCores: 2 }), {}).rests, false)
+  })
+
+  it('one process near a full core rests on CPU: the lanes\' Node process, the browser\'s busiest', () => {
+    const node = cpuLoad(lane({ nodeCores: 0.95 }), { cores: 8 })
+    assert.deepEqual(node.reasons.map(r => [r.rule, r.cores, r.limit]), [['node', 0.95, 0.9]])
+    assert.match(node.text, /the lanes' Node process used 0\.95 cores, one JavaScript thread near saturation\.$/)
+    const renderer = cpuLoad(lane({ busiest: { type: 'renderer', cores: 0.9 } }), { cores: 8 })
+    assert.match(renderer.text, /during these batches Chromium's renderer used 0\.90 cores, one process near a full core\.$/)
+    assert.equal(cpuLoad(lane({ nodeCores: 0.89, busiest: { type: 'renderer', cores: 0.89 } }), { cores: 8 }).rests, false)
+    // Both, and the machine: every reason, in order.
+    assert.deepEqual(cpuLoad(lane({ browserCores: 1.7, nodeCores: 0.92, busiest: { type: 'network service', cores: 1.0 } }), { cores: 2 }).reasons.map(r => r.rule),
+      ['browser', 'node', 'process'])
+  })
+
+  it('a comparison whose side rests on CPU says so, with what a batch cost the browser on each side', () => {
+    const h3 = { name: 'HTTP/3 (Caddy, QUIC)', cpu: lane({ browserCores: 1.62, machineCores: 1.9, browserCpuMs: 1140 }) }
+    const h1 = { name: 'HTTP/1.1 (node:https)', cpu: lane({ browserCpuMs: 380 }) }
+    const v = restsOnCpu([h3, h1], { cores: 2, verdict: 'faster' })
+    assert.equal(v.rests, true)
+    assert.deepEqual(v.lanes, ['HTTP/3 (Caddy, QUIC)'])
+    assert.equal(v.sentence, 'this verdict rests on this machine\'s CPU: during the HTTP/3 (Caddy, QUIC) batches Chromium used 1.6 of its 2 cores; ' +
+      'Chromium spent 1140 ms of CPU a batch on HTTP/3 (Caddy, QUIC), 3.0× the 380 ms on HTTP/1.1 (node:https)')
+    // Not a verdict: "these times".
+    assert.match(restsOnCpu([h1, h3], { cores: 2, verdict: 'inconclusive' }).sentence, /^these times rest on this machine's CPU: during the HTTP\/3/)
+    // Neither side: nothing to say.
+    assert.deepEqual(restsOnCpu([h1, h1], { cores: 2, verdict: 'faster' }), { rests: false, lanes: [], sentence: '' })
+  })
+
+  it('both sides for the one reason: said once, with the range', () => {
+    const busy = (name, m, ms) => ({ name, cpu: lane({ browserCores: 0.9, machineCores: m, browserCpuMs: ms }) })
+    const v = restsOnCpu([busy('HTTP/2 (spdy)', 1.96, 420), busy('HTTP/1.1 (node:https)', 1.99, 440)], { cores: 2, verdict: 'no difference' })
+    assert.deepEqual(v.lanes, ['HTTP/2 (spdy)', 'HTTP/1.1 (node:https)'])
+    assert.equal(v.sentence, 'these times rest on this machine\'s CPU: its 2 cores were 98–100 % busy during both lanes\' batches; ' +
+      'Chromium spent 440 ms of CPU a batch on HTTP/1.1 (node:https), 1.05× the 420 ms on HTTP/2 (spdy)')
+    // Different reasons: each side its own.
+    const node = { name: 'HTTP/2 (spdy)', cpu: lane({ nodeCores: 0.97, browserCpuMs: null }) }
+    assert.equal(restsOnCpu([busy('HTTP/3 (Caddy, QUIC)', 1.7, 900), node], { cores: 2, verdict: 'slower' }).sentence,
+      'this verdict rests on this machine\'s CPU: during the HTTP/3 (Caddy, QUIC) batches its 2 cores were 85 % busy; ' +
+      'during the HTTP/2 (spdy) batches the lanes\' Node process used 0.97 cores')
+  })
+})
