@@ -59,6 +59,7 @@ const TOOL_ROOMS = {
   'npm run soak': ['bin/h2bench-soak.js', 'bench/commands/soak.js', 'bench/soak'],
   'npm run bench:link': ['bin/h2bench-link-bench.js', 'bench/commands/link-bench.js', 'bench/link-bench', ':(exclude)bench/link-bench/link-screenshots.js'],
   'npm run bench:qlog-cost': ['bin/h2bench-qlog-cost.js', 'bench/commands/qlog-cost.js', 'bench/qlog-cost', 'load'],
+  'npm run bench:page': ['bin/h2bench-page-cost.js', 'bench/commands/page-cost.js', 'bench/page-cost'],
   'npm run bench:pairing': ['bin/h2bench-pairing.js', 'bench/commands/pairing.js', 'bench/pairing', ...RUNNER],
   'npm run bench': RUNNER
 }

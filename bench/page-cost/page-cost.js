@@ -1,13 +1,21 @@
 'use strict'
 
-// What npm run bench:page measures (its command: bench/commands/page-cost.js): the browser CPU the h2bench
-// page's measuring path costs, against a bare fetch() of the same URLs. Per lane, in headless Chromium on
-// loopback (no throttling: nothing but the two ways of fetching differs), batches in turn: one through
-// window.h2bench.run (the Run button's code path: jQuery's requests, Resource Timing, the page's bookkeeping),
-// one of the same number of fetch()es of the same responses read as ArrayBuffers, one of the same $.get()s
-// and nothing else (what jQuery costs apart from the page's own work), the order reversed every other pair. Each
-// batch is metered as the runner meters a cell (harness/cell-costs.js: the CPU of every process of the browser,
-// the lanes' CPU, the wall, the page's task time through a CDP session kept open, as the runner keeps its own).
+// What npm run bench:page measures (its command: bench/commands/page-cost.js; its figures and study:
+// bench/report/page-cost/report.js): the browser CPU the h2bench page's measuring path costs, against a bare fetch()
+// of the same URLs. Per lane, in headless Chromium on loopback (no throttling), batches in turn, the order reversed
+// every other pair, each of the same n responses:
+//   page      window.h2bench.run (the Run button's code path: jQuery's requests, Resource Timing, progress, the
+//             page's bookkeeping), its timed batch metered as the runner meters it (aroundBatch);
+//   bare      n fetch()es with cache: 'no-store', each body read whole as an ArrayBuffer: the least a page can do;
+//   jquery    n of the page's jQuery requests and nothing else (window.h2benchRequest.get: jQuery over its fetch
+//             transport), what jQuery costs apart from the page's own work;
+//   xhr       the same over jQuery's own XMLHttpRequest (the run option transport: 'xhr', the card's page's way);
+//   devtools  the page's batch with a DevTools session's Network domain on (as the runner's when a cell throttles:
+//             no body kept), unthrottled: what DevTools throttling costs the browser on its own.
+// Every batch is metered as the runner meters a cell (harness/cell-costs.js: the CPU of every process of the
+// browser, the lanes' CPU, the wall, the page's task time over a DevTools session kept open, as the runner keeps its
+// own). The browser runs as the runner's does: without puppeteer's own Network domain.
+const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { launchBrowser, findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { startLanes, ensureEdge } = require('../../harness/start-lanes')
@@ -22,18 +30,24 @@ const TOOL = 'h2bench page cost'
 const DEFAULTS = { requests: 100, size: '100kb', pairs: 5 }
 const SMOKE = { requests: 20, size: '10kb', pairs: 1 }
 
-const HELP = `Usage: npm run bench:page -- [--lanes list] [--requests n] [--size s] [--pairs k] [--smoke] [--json]
+const HELP = `Usage: npm run bench:page -- [--lanes list] [--requests n] [--size s] [--pairs k] [--smoke] [--json] [--out dir]
+       npm run bench:page -- --from dir/results.json [--out dir]
 
 The browser CPU of the h2bench page's measuring path (window.h2bench.run, the Run button's) against a bare
-fetch() of the same URLs, per lane, in headless Chromium on loopback: k pairs of batches, in turn, the order
-alternating; each batch metered (every Chromium process's CPU, the lanes' CPU, the wall). Prints per lane the
-medians of both and page ÷ bare.
+fetch() of the same URLs, per lane, in headless Chromium on loopback: k rounds of batches, in turn, the order
+alternating, of five sides: the page, the bare fetch()es, the page's jQuery requests alone, the same over
+XMLHttpRequest (jQuery's own transport) and the page with a DevTools Network domain on (DevTools throttling's
+cost); each batch metered (every Chromium process's CPU, the lanes' CPU, the wall). Prints per lane the medians
+and each side's ratio to the bare fetch (the page's with DevTools: to the page).
   --lanes <list>    lanes, comma-separated (default ${LANES.map(l => l.name).join(',')})
   --requests <n>    requests a batch, 1…1000 (default ${DEFAULTS.requests})
   --size <size>     each response, e.g. 100kb (default ${DEFAULTS.size})
-  --pairs <k>       pairs of batches a lane, 1…50 (default ${DEFAULTS.pairs})
-  --smoke           ${SMOKE.pairs} pair of ${SMOKE.requests} × ${SMOKE.size} a lane: checks that it works
-  --json            the record as JSON (environment, settings, every batch)
+  --pairs <k>       rounds of batches a lane, 1…50 (default ${DEFAULTS.pairs})
+  --smoke           ${SMOKE.pairs} round of ${SMOKE.requests} × ${SMOKE.size} a lane: checks that it works
+  --json            the record as JSON (environment, settings, every batch, the summary)
+  --out <dir>       also write a study there: <dir>/results.json (the record) and <dir>/report.md
+  --from <file>     measure nothing: write results.json and report.md again from a results.json, into
+                    --out <dir> (default: beside it)
   -h, --help        this text`
 
 function parsePageCostArgs (argv) {
@@ -41,10 +55,17 @@ function parsePageCostArgs (argv) {
     args: argv,
     options: {
       lanes: { type: 'string' }, requests: { type: 'string' }, size: { type: 'string' }, pairs: { type: 'string' },
-      smoke: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }
+      smoke: { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' }
     }
   }))
   if (values.help) return { help: true }
+  if (values.out === '') throw new UsageError('--out: name a folder')
+  if (values.from !== undefined) {
+    const given = ['lanes', 'requests', 'size', 'pairs', 'smoke'].find(k => values[k] !== undefined)
+    if (given) throw new UsageError(`--from measures nothing: leave out --${given}`)
+    if (!values.from) throw new UsageError('--from: name a results.json')
+    return { help: false, from: values.from, out: values.out || path.dirname(values.from), json: Boolean(values.json) }
+  }
   const base = values.smoke ? SMOKE : DEFAULTS
   if (values.smoke && (values.requests || values.size || values.pairs)) throw new UsageError('--smoke sets the workload: leave out --requests, --size and --pairs')
   const whole = (name, lo, hi) => {
@@ -67,39 +88,50 @@ function parsePageCostArgs (argv) {
     sizeBytes,
     pairs: whole('pairs', 1, 50),
     smoke: Boolean(values.smoke),
-    json: Boolean(values.json)
+    json: Boolean(values.json),
+    out: values.out === undefined ? null : values.out
   }
 }
 
-// The two sides the page is measured against, run in the page: n requests of the lane's responses at once, each
-// read whole and nothing else done with it, by `how`: 'fetch' (bare: fetch(), the body an ArrayBuffer) or 'jquery'
-// (the page's own requests, $.get with dataType text, without the page's Resource Timing, progress or
-// bookkeeping: what the page's own work adds is page − jquery); → { ok, bytes, ms }.
+// The sides that are not the page's run, in the page: n requests of the lane's responses at once, each read whole
+// and nothing else done with it, by `how`: 'fetch' (bare: fetch() with cache: 'no-store', the body an ArrayBuffer)
+// or the page's own request function (window.h2benchRequest.get) over `transport` 'fetch' or 'xhr', without the
+// page's Resource Timing, progress or bookkeeping; → { ok, bytes, ms }.
 function plainBatch ({ how, url, n, size }) {
   const t0 = performance.now()
   const urlOf = i => `${url}/option?size=${size}&delay=0&r=${how}-${Math.random().toString(36).slice(2, 8)}-${i}`
+  const ctl = { stopped: false, xhrs: new Set(), transport: how === 'xhr' ? 'xhr' : 'fetch' }
   const one = how === 'fetch'
     ? i => fetch(urlOf(i), { cache: 'no-store' }).then(r => r.arrayBuffer()).then(b => b.byteLength, () => -1)
-    : i => new Promise(resolve => window.jQuery.get({ url: urlOf(i), dataType: 'text' }).done(data => resolve(data.length)).fail(() => resolve(-1)))
+    : i => window.h2benchRequest.get(ctl, urlOf(i)).then(a => a.error ? -1 : a.bytes)
   return Promise.all(Array.from({ length: n }, (_, i) => one(i))).then(sizes => ({
     ok: sizes.filter(b => b >= 0).length, bytes: sizes.filter(b => b >= 0).reduce((a, b) => a + b, 0), ms: performance.now() - t0
   }))
 }
 
-// The page's side: one batch of window.h2bench.run on one lane; → { ok, bytes, ms }.
+// The page's side: one batch of window.h2bench.run on one lane, its timed batch metered as the runner meters it
+// (aroundBatch: window.__h2benchPageMeter, exposed by measure()); → { ok, bytes, ms }.
 function pageBatch ({ lane, n, size }) {
-  return window.h2bench.run({ requests: n, size, delay: 0, repeats: 1, lanes: [lane] }).then(r => {
+  const aroundBatch = phase => window.__h2benchPageMeter(phase)
+  return window.h2bench.run({ requests: n, size, delay: 0, repeats: 1, lanes: [lane], aroundBatch }).then(r => {
     const b = r.lanes[0].batches[0]
     return { ok: b.ok, bytes: b.bytes, ms: b.elapsed }
   })
 }
 
-// Each side: the function the page runs and how (plainBatch's `how`).
-const BATCH = { page: [pageBatch, null], bare: [plainBatch, 'fetch'], jquery: [plainBatch, 'jquery'] }
+// Each side: the function the page runs, plainBatch's `how`, and whether a DevTools Network domain is on meanwhile.
+const BATCH = {
+  page: [pageBatch, null, false],
+  bare: [plainBatch, 'fetch', false],
+  jquery: [plainBatch, 'jquery', false],
+  xhr: [plainBatch, 'xhr', false],
+  devtools: [pageBatch, null, true]
+}
 const SIDES = Object.keys(BATCH)
+const PAGE_SIDES = ['page', 'devtools'] // metered over their timed batch (aroundBatch), the others over their call
 
-// → the record: { tool, environment, settings, batches: [{ lane, protocol, side: 'page'|'bare'|'jquery', pair, ok, bytes,
-// ms, wallMs, browserCpuMs, serverCpuMs, pageTaskMs }] }.
+// → the record: { tool, environment, settings, batches: [{ lane, protocol, side (SIDES), pair, ok, bytes, ms, wallMs,
+// browserCpuMs, serverCpuMs, pageTaskMs; the page's sides also runCpuMs, runWallMs: their whole run }] }.
 async function measure (opts, argv, log) {
   if (!findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   const commit = gitCommit()
@@ -109,27 +141,51 @@ async function measure (opts, argv, log) {
   const batches = []
   let browser = null
   try {
-    browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes })
+    browser = await launchBrowser({ spki: tls.spki, lanes: running.lanes, network: false })
     const page = await browser.context.newPage()
     await page.goto(`${running.page.url}/`)
     await page.waitForFunction(() => window.h2bench && window.h2bench.run)
     const cdp = await page.createCDPSession()
-    const meter = costMeter({ browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [] })
+    const meterOptions = { browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [] }
+    const meter = costMeter(meterOptions)
+    // The page's timed batch alone (what the runner meters: warm-up and drawing the result left out), beside
+    // `meter`'s whole call (the page's run: its warm-up, batch, events and drawing).
+    const batchMeter = costMeter(meterOptions)
+    let batchCost = null
+    await page.exposeFunction('__h2benchPageMeter', async phase => {
+      if (phase === 'start') await batchMeter.start()
+      else batchCost = await batchMeter.stop()
+    })
     for (const lane of running.lanes) {
       const n = opts.requests
-      const run = side => page.evaluate(BATCH[side][0], { how: BATCH[side][1], lane: lane.name, url: lane.url, n, size: opts.size })
+      const run = async side => {
+        const [fn, how, devtools] = BATCH[side]
+        if (devtools) await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 })
+        try {
+          return await page.evaluate(fn, { how, lane: lane.name, url: lane.url, n, size: opts.size })
+        } finally {
+          if (devtools) await cdp.send('Network.disable')
+        }
+      }
       // Unmetered, once each: they open the lane's connections for every side.
       for (const side of SIDES) await run(side)
       for (let pair = 0; pair < opts.pairs; pair++) {
         for (const side of pair % 2 ? [...SIDES].reverse() : SIDES) {
+          batchCost = null
           await meter.start()
           const got = await run(side)
-          const cost = await meter.stop()
+          const whole = await meter.stop()
+          // The page's sides count their timed batch, as the plain sides count their whole call (they are nothing
+          // but the batch); the whole run is kept beside it (runCpuMs: the warm-up, events and drawing too).
+          const cost = PAGE_SIDES.includes(side) ? batchCost : whole
+          if (!cost) throw new Error(`the page's batch on ${lane.name} was not metered (aroundBatch never ended)`)
           batches.push({
             lane: lane.name, protocol: lane.protocol || null, side, pair, ...got, ms: +got.ms.toFixed(1),
-            wallMs: cost.wallMs, browserCpuMs: cost.browserCpuMs, serverCpuMs: cost.serverCpuMs, pageTaskMs: cost.pageTaskMs
+            wallMs: cost.wallMs, browserCpuMs: cost.browserCpuMs, serverCpuMs: cost.serverCpuMs, pageTaskMs: cost.pageTaskMs,
+            ...(PAGE_SIDES.includes(side) ? { runCpuMs: whole.browserCpuMs, runWallMs: whole.wallMs } : {})
           })
-          log(`${lane.name} ${side} ${pair + 1} of ${opts.pairs}: ${got.ok} of ${n} ok in ${got.ms.toFixed(0)} ms; browser CPU ${cost.browserCpuMs} ms, lanes' ${cost.serverCpuMs} ms`)
+          log(`${lane.name} ${side} ${pair + 1} of ${opts.pairs}: ${got.ok} of ${n} ok in ${got.ms.toFixed(0)} ms; browser CPU ${cost.browserCpuMs} ms` +
+            `${PAGE_SIDES.includes(side) ? ` (the whole run ${whole.browserCpuMs} ms)` : ''}, lanes' ${cost.serverCpuMs} ms`)
         }
       }
     }
@@ -140,9 +196,9 @@ async function measure (opts, argv, log) {
   return {
     tool: TOOL,
     environment: { ...environmentRecord({ commit }), chromium: browser ? chromiumVersion(browser.executablePath) : null, date: started.toISOString(), command: `npm run bench:page${argv.length ? ` -- ${argv.join(' ')}` : ''}` },
-    settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, network: 'loopback, no throttling' },
+    settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, smoke: opts.smoke, sides: SIDES, network: 'loopback, no throttling' },
     batches
   }
 }
 
-module.exports = { measure, parsePageCostArgs, HELP, TOOL }
+module.exports = { measure, parsePageCostArgs, HELP, TOOL, SIDES }

@@ -3,8 +3,11 @@
 // npm run bench:page's arguments and figures (bench/page-cost/page-cost.js, bench/report/page-cost/report.js) on
 // constructed batches; the real command: test/bench/slow/page-cost.test.js.
 const assert = require('node:assert/strict')
-const { parsePageCostArgs } = require('../../bench/page-cost/page-cost')
-const { summarise, formatPageCost } = require('../../bench/report/page-cost/report')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { parsePageCostArgs, TOOL } = require('../../bench/page-cost/page-cost')
+const { summarise, formatPageCost, reportMarkdown, readStudy, writeStudy } = require('../../bench/report/page-cost/report')
 
 describe('npm run bench:page: arguments and figures', () => {
   it('defaults, --smoke, and one line naming what is wrong and what is allowed', () => {
@@ -21,28 +24,56 @@ describe('npm run bench:page: arguments and figures', () => {
     assert.throws(() => parsePageCostArgs(['--bogus']), /bogus/)
   })
 
-  it('per lane: the medians of each side, page ÷ bare as the median of the pairs\' ratios with their range', () => {
+  it('--out and --from: a study written, or written again from its results.json, measuring nothing', () => {
+    assert.equal(parsePageCostArgs(['--out', 'docs/studies/page-cost']).out, 'docs/studies/page-cost')
+    assert.equal(parsePageCostArgs([]).out, null)
+    assert.deepEqual(parsePageCostArgs(['--from', 'd/results.json']), { help: false, from: 'd/results.json', out: 'd', json: false })
+    assert.throws(() => parsePageCostArgs(['--from', 'd/results.json', '--pairs', '3']), /--from measures nothing: leave out --pairs/)
+    assert.throws(() => parsePageCostArgs(['--out', '']), /--out: name a folder/)
+  })
+
+  it('per lane: the medians of each side, each ratio the median of the rounds\' ratios with their range, DevTools over the page', () => {
     const b = (lane, side, pair, cpu) => ({ lane, protocol: 'h2', side, pair, ok: 10, bytes: 1000, ms: 50 + pair, wallMs: 60, browserCpuMs: cpu, serverCpuMs: 20, pageTaskMs: 5 })
     const record = {
-      environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc' },
+      tool: TOOL,
+      environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc', command: 'npm run bench:page', date: '2026-11-27T00:00:00.000Z', commit: 'abc' },
       settings: { lanes: ['h1', 'h2'], requests: 10, size: '100b', pairs: 3 },
       batches: [b('h2', 'page', 0, 120), b('h2', 'bare', 0, 100), b('h2', 'bare', 1, 100), b('h2', 'page', 1, 150), b('h2', 'page', 2, 110), b('h2', 'bare', 2, 100)]
     }
     const [h2] = summarise(record)
     assert.equal(h2.lane, 'h2') // h1 has no batches: no row
     assert.equal(h2.pairs, 3)
-    assert.deepEqual([h2.page.cpuMs, h2.bare.cpuMs], [120, 100])
-    assert.deepEqual(h2.ratio, { median: 1.2, min: 1.1, max: 1.5 })
-    assert.deepEqual([h2.page.ok, h2.page.asked], [30, 30])
-    assert.equal(h2.jquery, null) // a record without the jQuery side
-    assert.equal(h2.jqueryRatio, null)
-    const withJq = { ...record, batches: [...record.batches, b('h2', 'jquery', 0, 105), b('h2', 'jquery', 1, 100), b('h2', 'jquery', 2, 110)] }
-    const [j] = summarise(withJq)
-    assert.equal(j.jquery.cpuMs, 105)
-    assert.deepEqual(j.jqueryRatio, { median: 1.05, min: 1, max: 1.1 })
-    assert.match(formatPageCost(withJq), /\nh2 +120 +100 +1\.20× \(1\.10–1\.50\) +105 +1\.05× \(1\.00–1\.10\)/)
-    const text = formatPageCost(record)
-    assert.match(text, /^h2bench page cost: 10 × 100b a batch, 3 pairs a lane/)
-    assert.match(text, /\nh2 +120 +100 +1\.20× \(1\.10–1\.50\)/)
+    assert.deepEqual([h2.sides.page.cpuMs, h2.sides.bare.cpuMs], [120, 100])
+    assert.deepEqual(h2.ratios.page, { n: 3, median: 1.2, min: 1.1, max: 1.5 })
+    assert.deepEqual([h2.sides.page.ok, h2.sides.page.asked], [30, 30])
+    assert.deepEqual(Object.keys(h2.ratios), ['page']) // a record with two sides: one ratio
+    const all = { ...record, batches: [...record.batches, b('h2', 'jquery', 0, 105), b('h2', 'jquery', 1, 100), b('h2', 'jquery', 2, 110),
+      b('h2', 'xhr', 0, 130), b('h2', 'xhr', 1, 125), b('h2', 'xhr', 2, 140), b('h2', 'devtools', 0, 180), b('h2', 'devtools', 1, 150), b('h2', 'devtools', 2, 165)] }
+    const [j] = summarise(all)
+    assert.equal(j.sides.jquery.cpuMs, 105)
+    assert.deepEqual(j.ratios.jquery, { n: 3, median: 1.05, min: 1, max: 1.1 })
+    assert.deepEqual(j.ratios.xhr, { n: 3, median: 1.3, min: 1.25, max: 1.4 })
+    assert.deepEqual(j.ratios.devtools, { n: 3, median: 1.5, min: 1, max: 1.5 }) // over the page: 180/120, 150/150, 165/110
+    const text = formatPageCost(all)
+    assert.match(text, /^h2bench page cost: 10 × 100b a batch, 3 rounds a lane/)
+    assert.match(text, /\nh2 +120 +100 +105 +130 +165 +1\.20× \(1\.10–1\.50\) +1\.05× \(1\.00–1\.10\) +1\.30× \(1\.25–1\.40\) +1\.50× \(1\.00–1\.50\)/)
+    assert.match(formatPageCost(record), /\nh2 +120 +100 +1\.20× \(1\.10–1\.50\)/)
+    const md = reportMarkdown(all)
+    assert.match(md, /\| h2 \| 120 \| 100 \| 105 \| 130 \| 165 \| 1\.20× \(1\.10–1\.50\) \|/)
+    assert.match(md, /DevTools ÷ page: the page with a DevTools Network domain on/)
+  })
+
+  it('a study written and read back gives the same report; a file of another tool is refused by name', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-page-cost-'))
+    try {
+      const record = { tool: TOOL, environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: 'x', command: 'npm run bench:page', date: 'd' }, settings: { lanes: ['h1'], requests: 1, size: '1b', pairs: 1 }, batches: [] }
+      const [json, md] = writeStudy(dir, record)
+      assert.equal(reportMarkdown(readStudy(json)), fs.readFileSync(md, 'utf8'))
+      fs.writeFileSync(path.join(dir, 'other.json'), JSON.stringify({ tool: 'h2bench qlog cost' }))
+      assert.throws(() => readStudy(path.join(dir, 'other.json')), /is not a results\.json of bench:page \(tool "h2bench qlog cost"; missing environment, settings, batches\)/)
+      assert.throws(() => readStudy(path.join(dir, 'none.json')), /no such file/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

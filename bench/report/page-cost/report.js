@@ -1,69 +1,127 @@
 'use strict'
 
-// npm run bench:page's figures (bench/page-cost/page-cost.js measures): per lane, the medians of the browser's
-// CPU a batch through the page, a bare fetch() batch and a batch of the same $.get()s alone; page ÷ bare and
-// jquery ÷ bare as the medians of the pairs' ratios (with their range); the batches' times and the lanes' CPU.
+// npm run bench:page's figures and study (bench/page-cost/page-cost.js measures): per lane, the medians of each
+// side's browser CPU a batch (the page, the bare fetch()es, the page's jQuery requests alone over fetch and over
+// XMLHttpRequest, the page with a DevTools Network domain on), each side's ratio to the bare fetch (the DevTools
+// side's to the page) as the median of the rounds' ratios with their range; the batches' times and the lanes' CPU.
 const stats = require('../../../shared/stats')
+const { readResults, writeStudyFiles } = require('../study-files')
+const { UsageError } = require('../../../common/errors')
+const { TOOL } = require('../../page-cost/page-cost')
 
 const median = xs => xs.length ? stats.median(xs) : null
-const ms = v => v === null ? '–' : `${Math.round(v)}`
+const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
 const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
 
-// → [{ lane, protocol, pairs, page: { cpuMs, ms, serverCpuMs, ok, asked }, bare, jquery (the same; jquery null in a
-// record without it), ratio, jqueryRatio: { median, min, max } (over bare) }]
+// Each side's ratio and what it is a ratio to, in the order printed.
+const RATIOS = [
+  { side: 'page', over: 'bare', label: 'page ÷ bare', means: 'the page\'s measuring path against the least a page can do' },
+  { side: 'jquery', over: 'bare', label: 'jQuery alone ÷ bare', means: 'the page\'s jQuery requests (over fetch) and nothing else' },
+  { side: 'xhr', over: 'bare', label: 'XHR ÷ bare', means: 'the same requests over jQuery\'s own XMLHttpRequest (transport: \'xhr\')' },
+  { side: 'devtools', over: 'page', label: 'DevTools ÷ page', means: 'the page with a DevTools Network domain on, as DevTools throttling needs it' }
+]
+
+// → [{ lane, protocol, pairs, sides: { <side>: { cpuMs, ms, serverCpuMs, ok, asked } }, ratios: { <side>: { n,
+// median, min, max } } }]: sides and ratios only for the sides the record has.
 function summarise ({ settings, batches }) {
   return settings.lanes.filter(lane => batches.some(b => b.lane === lane)).map(lane => {
     const mine = batches.filter(b => b.lane === lane)
-    const side = name => {
+    const present = [...new Set(mine.map(b => b.side))]
+    const sides = Object.fromEntries(present.map(name => {
       const list = mine.filter(b => b.side === name)
-      return {
+      return [name, {
         cpuMs: median(list.map(b => b.browserCpuMs)),
         ms: median(list.map(b => b.ms)),
         serverCpuMs: median(list.map(b => b.serverCpuMs)),
         ok: list.reduce((a, b) => a + b.ok, 0),
         asked: list.length * settings.requests
-      }
-    }
-    const over = name => {
+      }]
+    }))
+    const ratioOf = (name, over) => {
       const rs = [...new Set(mine.map(b => b.pair))].map(pair => {
         const at = s => mine.find(b => b.pair === pair && b.side === s)
-        return at(name) && at('bare') && at('bare').browserCpuMs > 0 ? at(name).browserCpuMs / at('bare').browserCpuMs : null
+        return at(name) && at(over) && at(over).browserCpuMs > 0 ? at(name).browserCpuMs / at(over).browserCpuMs : null
       }).filter(r => r !== null)
       return { n: rs.length, median: median(rs), min: rs.length ? Math.min(...rs) : null, max: rs.length ? Math.max(...rs) : null }
     }
-    const { n, ...ratio } = over('page')
-    const { n: jn, ...jqueryRatio } = over('jquery')
-    return {
-      lane,
-      protocol: (mine[0] || {}).protocol || null,
-      pairs: n,
-      page: side('page'),
-      bare: side('bare'),
-      jquery: mine.some(b => b.side === 'jquery') ? side('jquery') : null,
-      ratio,
-      jqueryRatio: jn ? jqueryRatio : null
-    }
+    const ratios = Object.fromEntries(RATIOS.filter(r => sides[r.side] && sides[r.over]).map(r => [r.side, ratioOf(r.side, r.over)]))
+    return { lane, protocol: (mine[0] || {}).protocol || null, pairs: ratios.page ? ratios.page.n : 0, sides, ratios }
   })
 }
 
-function formatPageCost (record) {
-  const { settings, environment } = record
-  const lines = [
-    `h2bench page cost: ${settings.requests} × ${settings.size} a batch, ${settings.pairs} pair${settings.pairs === 1 ? '' : 's'} a lane, Chromium on loopback (no throttling)`,
-    `System: Node ${environment.node}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`,
-    '',
-    'lane  browser CPU a batch (ms): page  bare  page ÷ bare (pairs)  $.get alone  ÷ bare (pairs)   batch time (ms): page  bare   lanes\' CPU (ms): page  bare   ok: page  bare'
-  ]
-  const range = r => r.min === null || r.min === r.max ? '' : ` (${r.min.toFixed(2)}–${r.max.toFixed(2)})`
-  for (const s of summarise(record)) {
-    lines.push([
-      s.lane.padEnd(4), ms(s.page.cpuMs).padStart(30), ms(s.bare.cpuMs).padStart(5), `${x(s.ratio.median)}${range(s.ratio)}`.padStart(20),
-      ms(s.jquery ? s.jquery.cpuMs : null).padStart(12), (s.jqueryRatio ? `${x(s.jqueryRatio.median)}${range(s.jqueryRatio)}` : '–').padStart(20),
-      ms(s.page.ms).padStart(23), ms(s.bare.ms).padStart(5), ms(s.page.serverCpuMs).padStart(22), ms(s.bare.serverCpuMs).padStart(5),
-      `${s.page.ok}/${s.page.asked}`.padStart(10), `${s.bare.ok}/${s.bare.asked}`.padStart(8)
-    ].join(' '))
-  }
-  return lines.join('\n')
+const range = r => r.min === null || r.min === r.max ? '' : ` (${r.min.toFixed(2)}–${r.max.toFixed(2)})`
+const ratioText = r => r ? `${x(r.median)}${range(r)}` : '–'
+
+// The table of a record: a row a lane; → lines.
+function table (record) {
+  const rows = summarise(record)
+  const ratioCols = RATIOS.filter(r => rows.some(s => s.ratios[r.side]))
+  const sideCols = ['page', 'bare', 'jquery', 'xhr', 'devtools'].filter(name => rows.some(s => s.sides[name]))
+  const head = ['lane', ...sideCols.map(name => `${name} CPU ms`), ...ratioCols.map(r => r.label), 'page batch ms', 'bare batch ms', 'lanes\' CPU ms (page)', 'ok (page)']
+  const body = rows.map(s => [
+    s.lane,
+    ...sideCols.map(name => ms(s.sides[name] ? s.sides[name].cpuMs : null)),
+    ...ratioCols.map(r => ratioText(s.ratios[r.side])),
+    ms(s.sides.page ? s.sides.page.ms : null), ms(s.sides.bare ? s.sides.bare.ms : null),
+    ms(s.sides.page ? s.sides.page.serverCpuMs : null),
+    s.sides.page ? `${s.sides.page.ok}/${s.sides.page.asked}` : '–'
+  ])
+  return { head, body, ratioCols }
 }
 
-module.exports = { summarise, formatPageCost }
+function headline ({ settings, environment }) {
+  const rounds = `${settings.pairs} round${settings.pairs === 1 ? '' : 's'} a lane`
+  return [
+    `h2bench page cost: ${settings.requests} × ${settings.size} a batch, ${rounds}, Chromium on loopback (no throttling)`,
+    `System: Node ${environment.node}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}` +
+      `${environment.chromium ? `; ${environment.chromium}` : ''}`
+  ]
+}
+
+// What a run prints: the settings, the machine and a line a lane (medians of the browser's CPU a batch, the ratios).
+function formatPageCost (record) {
+  const { head, body } = table(record)
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map(r => r[i].length)))
+  const line = cells => cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join('  ')
+  return [...headline(record), '', line(head), ...body.map(line)].join('\n')
+}
+
+// report.md: the same figures as a Markdown table, with what each ratio is; every figure from results.json.
+function reportMarkdown (record) {
+  const { head, body, ratioCols } = table(record)
+  const { environment, settings } = record
+  return [
+    '# The page\'s measuring path against a bare fetch: `npm run bench:page`',
+    '',
+    `Command: \`${environment.command}\`, ${environment.date}, commit ${environment.commit || 'unknown'}.`,
+    '',
+    ...headline(record).map(l => `${l}  `),
+    '',
+    `Browser CPU of one batch (every Chromium process), medians of ${settings.pairs} round${settings.pairs === 1 ? '' : 's'} a lane, the sides in turn, the order alternating; ` +
+      'each ratio is the median of the rounds\' ratios (their range in brackets):',
+    '',
+    ...ratioCols.map(r => `- ${r.label}: ${r.means}.`),
+    '',
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...body.map(r => `| ${r.join(' | ')} |`),
+    '',
+    'Rebuilt from results.json by `npm run bench:page -- --from <dir>/results.json`.',
+    ''
+  ].join('\n')
+}
+
+// A results.json of bench:page (--from's): a UsageError naming the file when it is not one.
+function readStudy (file) {
+  const json = readResults(file)
+  const missing = ['environment', 'settings', 'batches'].filter(k => json[k] === undefined)
+  if (json.tool !== TOOL || missing.length) {
+    throw new UsageError(`--from ${file} is not a results.json of bench:page (tool "${json.tool}"${missing.length ? `; missing ${missing.join(', ')}` : ''})`)
+  }
+  return json
+}
+
+// <dir>/results.json and <dir>/report.md; → their paths.
+const writeStudy = (dir, record) => writeStudyFiles(dir, record, reportMarkdown(record))
+
+module.exports = { TOOL, summarise, formatPageCost, reportMarkdown, readStudy, writeStudy }
