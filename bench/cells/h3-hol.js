@@ -10,7 +10,7 @@
 const stats = require('../../shared/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, collectLane, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { socketsCongestion } = require('./congestion')
 const { tally } = require('./site-page')

@@ -6,7 +6,7 @@
 const stats = require('../../shared/stats')
 const { parseSize } = require('../../server/payload')
 const { presetByName, toCdp, linkSpecFor, throttled } = require('../../link/devtools-presets')
-const { repeatsFor } = require('../runner/budget')
+const { repeatsFor } = require('./budget')
 
 // The link a cell runs on: its own spec, else its preset's (a DevTools
 // preset has a link preset of the same name).

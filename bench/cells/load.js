@@ -9,7 +9,7 @@ const stats = require('../../shared/stats')
 const { openLoad } = require('../../load/load')
 const { repeatWithinBudget, row, seedOf } = require('./helpers')
 const { turnSeed, mergeInTurn, timeOf, MAX_RUNS } = require('./load-in-turn')
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { sumCosts } = require('../../harness/cell-costs')
 const { parseLinkSpec } = require('../../link/spec')
 

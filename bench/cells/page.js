@@ -4,7 +4,7 @@
 // window.h2bench.run, the Run button's code path. Every other kind of cell
 // has a file of its own here (push-page.js, push-protocol-cell.js, rest.js,
 // …); what they share is in helpers.js.
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { watchNetErrors } = require('../../harness/net-errors')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, collectLane, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')

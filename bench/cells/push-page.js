@@ -3,7 +3,7 @@
 // Cells of kind `push-page` (experiment push): navigations of a tab to each
 // lane's /push page, its scripts pushed or requested.
 const stats = require('../../shared/stats')
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { sumCosts } = require('../../harness/cell-costs')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
 

@@ -9,7 +9,7 @@
 const stats = require('../../shared/stats')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, meterBridge, applySeed, seedsOf } = require('./helpers')
 const { sumCosts } = require('../../harness/cell-costs')
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { runInside } = require('../../harness/in-namespace')
 
 const SCENARIOS = ['separate', 'compound', 'cache', 'cache-stale', 'push']

@@ -20,7 +20,7 @@ const stats = require('../../shared/stats')
 const { parseSize } = require('../../server/payload')
 const { composition } = require('../../server/routes/site')
 const { applyNetwork, row, mostFrequent, repeatWithinBudget, applySeed, seedsOf } = require('./helpers')
-const { budgetNote } = require('../runner/budget')
+const { budgetNote } = require('./budget')
 const { sumCosts } = require('../../harness/cell-costs')
 const { setCongestionControl, socketsCongestion } = require('./congestion')
 

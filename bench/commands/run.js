@@ -7,7 +7,7 @@
 const path = require('node:path')
 const { parseRunArgs, HELP } = require('../runner/run-args')
 const { prepare, run } = require('../runner/run')
-const { formatDuration } = require('../runner/budget')
+const { formatDuration } = require('../cells/budget')
 const { merge } = require('../report/runner/merge')
 const { rebuild } = require('../report/runner/rebuild')
 const { withRatios } = require('../report/runner/conclusions')

@@ -16,7 +16,7 @@
 //                           network: { name, shared() → the network's lanes, link and browser, opened once },
 //                           onServers(running, priority), onBrowser(version) } (bench/runner/run.js)
 //     estimateMs(entry, { lanes, bytesPerMs }) → ms of one repeat | null (null: its experiments give their own;
-//                           an experiment's own always wins: bench/runner/budget.js estimateCellMs)
+//                           an experiment's own always wins: bench/cells/budget.js estimateCellMs)
 //     bound(row) → its lower bound { ms, latencyMs, bandwidthMs, rounds, rttMs, downBitsPerSecond, bytes } | null
 //                           (bench/report/runner/bounds.js boundOf; the general form: bound-form.js)
 //     preflight?(cells)     before any browser starts, with the run's cells of this kind (site-url: reachable)

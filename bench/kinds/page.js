@@ -4,7 +4,7 @@
 // window.h2bench.run, the Run button's code path, one batch a lane a repeat (bench/cells/page.js).
 // The cell runner loads when a cell runs, not when a report reads a bound (it brings the browser drivers).
 const cells = () => require('../cells/page')
-const { presetCost } = require('../runner/budget')
+const { presetCost } = require('../cells/budget')
 const { inSharedEnv } = require('./shared-env')
 const { boundFrom, wireOf, isH1, BROWSER_CONNECTIONS } = require('./bound-form')
 

@@ -4,7 +4,7 @@
 // scripts pushed or requested (bench/cells/push-page.js).
 // The cell runner loads when a cell runs, not when a report reads a bound (it brings the browser drivers).
 const cells = () => require('../cells/push-page')
-const { presetCost } = require('../runner/budget')
+const { presetCost } = require('../cells/budget')
 const { inSharedEnv } = require('./shared-env')
 const { boundFrom, wireOf, PAGE_BYTES } = require('./bound-form')
 

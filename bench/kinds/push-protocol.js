@@ -6,7 +6,7 @@
 // asked browser's pass.
 // The cell runner loads when a cell runs, not when a report reads a bound (it brings the browser drivers).
 const cells = () => require('../cells/push-protocol-cell')
-const { pairedLoadsMs } = require('../runner/budget')
+const { pairedLoadsMs } = require('../cells/budget')
 const { inSharedEnv } = require('./shared-env')
 const pushPage = require('./push-page')
 

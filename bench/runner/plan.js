@@ -5,7 +5,7 @@
 // allow, its place in the whole plan (merge.js joins shards back in that order), this shard's
 // share (--shard), the lanes each cell runs on, its estimate, the passes (one a network and
 // browser) that run them, and what the run says before it starts. run.js executes it.
-const { estimateCellMs, formatDuration } = require('./budget')
+const { estimateCellMs, formatDuration } = require('../cells/budget')
 const { cellParams, paramOf } = require('../cells/helpers')
 const { kindOf, browsersOf } = require('../kinds')
 const { UserError } = require('../../common/errors')

@@ -1,7 +1,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs } = require('../../bench/runner/budget')
+const { repeatsFor, budgetNote, parseDuration, formatDuration, estimateCellMs, remainingMs } = require('../../bench/cells/budget')
 const { expand } = require('../../bench/experiments')
 const { kindOf } = require('../../bench/kinds')
 
