@@ -1,6 +1,7 @@
 'use strict'
 
-// Chromium for h2bench, in one place; every caller imports it from here.
+// Chromium for h2bench, in one place; every caller imports it from here (what
+// callers use; the flags themselves are chromium/flags.js's).
 // chromium/find.js: where the local Chrome/Chromium is, and the install hint.
 // chromium/flags.js: the flags (SPKI trust, QUIC origins, the quiet-network
 //   flags, root → --no-sandbox, the profile, the driver's switches).
@@ -10,22 +11,15 @@
 // chromium/user-chrome.js: the user's own Chrome with a window (npm run
 //   chrome): launchChrome starts it detached, chromeCommand prints it.
 const { findChrome, INSTALL_HINT } = require('./chromium/find')
-const { isRoot, quicOrigins, quicArgs, chromeArgs, measurementArgs, driverArgs, netLogArgs } = require('./chromium/flags')
-const { launchBrowser, chromiumLaunch } = require('./chromium/headless')
+const { isRoot } = require('./chromium/flags')
+const { launchBrowser } = require('./chromium/headless')
 const { chromeCommand, launchChrome } = require('./chromium/user-chrome')
 
 module.exports = {
   findChrome,
   INSTALL_HINT,
   isRoot,
-  quicOrigins,
-  quicArgs,
-  chromeArgs,
-  measurementArgs,
-  driverArgs,
-  netLogArgs,
   launchBrowser,
-  chromiumLaunch,
   chromeCommand,
   launchChrome
 }
