@@ -12,7 +12,12 @@ async function main () {
   const config = { host: '127.0.0.1', port: 0 }
   for (const lane of lanes) config[`${lane.name}Port`] = 0
   const running = await startAll(config, tls, { lanes })
-  process.send({ ready: true, lanes: running.lanes.map(l => ({ name: l.name, label: l.label, protocol: l.protocol, url: l.url })) })
+  // Caddy's pid (the edge lanes), so the benchmark can read its CPU time beside this process's.
+  process.send({
+    ready: true,
+    lanes: running.lanes.map(l => ({ name: l.name, label: l.label, protocol: l.protocol, url: l.url })),
+    edgePid: running.edge ? running.edge.pid : null
+  })
   process.on('message', msg => {
     if (msg === 'rss') process.send({ rss: process.memoryUsage.rss() })
     if (msg === 'gc' && global.gc) { global.gc(); process.send({ gc: true }) }

@@ -10,6 +10,7 @@ const { canTrackPeak, rss, peakRss, resetPeak } = require('../../harness/memory'
 const { environmentRecord } = require('../../harness/provenance')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { quantile } = require('../../shared/stats')
+const { procStat, processTable, treeOf, ticksPerSecond } = require('../../common/proc')
 const { UsageError } = require('../../common/errors')
 const { usage } = require('../../common/cli')
 
@@ -20,9 +21,12 @@ const MEMORY_GOALS = { waitingMiB: 64, sendingMiB: 512 }
 const HELP = `Usage: npm run bench:server -- [options]
 
 Runs h2load (Debian: apt-get install nghttp2-client) against each lane of a
-fresh h2bench server process and prints req/s, MB/s, latency percentiles and
-the server's peak RSS, with every lane's ratio to h1 from the same run and
-spdy's to node:http2 (lanes h2 and h2n: same protocol, two implementations).
+fresh h2bench server process and prints req/s, MB/s, latency percentiles,
+the server's peak RSS and the CPU each cell cost (the app's Node process,
+Caddy's for the edge lanes, and h2load's own: all share this machine's
+cores), as CPU ms per request and cores used, with every lane's ratio to h1
+from the same run and spdy's to node:http2 (lanes h2 and h2n: same protocol,
+two implementations).
 
 Options:
   --lanes <list>     lanes to measure, comma-separated (default ${LANES.map(l => l.name).join(',')})
@@ -66,12 +70,84 @@ function parseOptions (argv) {
 function startServer (lanes) {
   const child = fork(path.join(__dirname, 'serve-child.js'), [lanes.join(',')], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   return new Promise((resolve, reject) => {
-    child.once('message', msg => resolve({ child, lanes: msg.lanes }))
+    child.once('message', msg => resolve({ child, lanes: msg.lanes, edgePid: msg.edgePid || null }))
     child.once('exit', code => reject(new Error(`the server process exited with code ${code}`)))
   })
 }
 
 const progress = msg => process.stderr.write(`${msg}\n`)
+
+// The CPU time (clock ticks, utime + stime from /proc/<pid>/stat) of a cell's
+// processes now: the app's Node process (`appPid`, alone: Caddy is its
+// child, counted apart), Caddy's process tree (`edgePid`; null without edge
+// lanes) and h2load (`h2loadPid`, while it runs). A process that is gone
+// counts null.
+function cpuTicks ({ appPid, edgePid = null, h2loadPid = null }, { proc } = {}) {
+  const ticksOf = pid => { const s = procStat(pid, { proc }); return s ? s.ticks : null }
+  let edge = null
+  if (edgePid) {
+    const table = processTable({ proc })
+    const tree = treeOf([edgePid], table)
+    edge = tree.length ? tree.reduce((sum, pid) => sum + table.get(pid).ticks, 0) : null
+  }
+  return { app: ticksOf(appPid), edge, h2load: h2loadPid ? ticksOf(h2loadPid) : null }
+}
+
+// A cell's CPU from two readings { atMs, app, edge, h2load } (ticks) taken
+// `intervalMs` apart while h2load measured, and the req/s it measured:
+// per process (app, edge: Caddy, h2load) and summed over the servers (app
+// and edge) → { ms, cores, msPerRequest } each (null where a reading is
+// missing), and intervalMs. Cores: CPU time over wall time (2 = both
+// cores of a 2-core machine all the time).
+function cellCpu (start, end, reqPerSec, hz = ticksPerSecond()) {
+  const intervalMs = end.atMs - start.atMs
+  const requests = reqPerSec * intervalMs / 1000
+  const figures = ms => ms === null ? null : { ms, cores: intervalMs > 0 ? ms / intervalMs : null, msPerRequest: requests > 0 ? ms / requests : null }
+  const of = key => start[key] === null || end[key] === null || start[key] === undefined || end[key] === undefined
+    ? null
+    : Math.max(0, end[key] - start[key]) * 1000 / hz
+  const app = of('app')
+  const edge = of('edge')
+  return {
+    intervalMs,
+    app: figures(app),
+    edge: figures(edge),
+    h2load: figures(of('h2load')),
+    servers: figures(app === null ? null : app + (edge || 0))
+  }
+}
+
+// One h2load cell, with the CPU its processes spent while h2load measured
+// (after its warm-up): the servers' read at the end of the warm-up and when
+// h2load is done; h2load's at the end of the warm-up (its /proc/<pid>/stat)
+// and, once it has exited, from this process's children's time (cutime +
+// cstime grow by all of an exited child's CPU when it is reaped).
+async function meteredH2load (server, args) {
+  const pids = { appPid: server.child.pid, edgePid: server.edgePid }
+  const childTicks = () => { const s = procStat('self'); return s ? s.childTicks : null }
+  const before = childTicks()
+  let start = null
+  let timer = null
+  const run = h2load({
+    ...args,
+    onSpawn: child => {
+      timer = setTimeout(() => {
+        start = { atMs: performance.now(), ...cpuTicks({ ...pids, h2loadPid: child.pid }) }
+      }, (args.warmup || 0) * 1000)
+    }
+  })
+  let r
+  try {
+    r = await run
+  } finally {
+    clearTimeout(timer)
+  }
+  const after = childTicks()
+  const end = { atMs: performance.now(), ...cpuTicks(pids) }
+  // h2load's whole run (after − before) less its warm-up (start.h2load).
+  end.h2load = start && start.h2load !== null && before !== null && after !== null ? after - before : null
+  return { ...r, cpu: start ? cellCpu(start, end, r.reqPerSec) : null }
+}
 
 async function throughput (server, opts) {
   const rows = []
@@ -80,7 +156,7 @@ async function throughput (server, opts) {
       const h1 = lane.protocol === 'http/1.1'
       progress(`  ${body.label} on ${lane.name}…`)
       resetPeak(server.child.pid)
-      const r = await h2load({
+      const r = await meteredH2load(server, {
         url: `${lane.url}/option?size=${body.size}`,
         protocol: lane.protocol,
         clients: h1 ? opts.inFlight : 1,
@@ -101,6 +177,7 @@ async function throughput (server, opts) {
         failed: r.failed,
         succeeded: r.succeeded,
         peakRssMiB: peakRss(server.child.pid) / MIB,
+        cpu: r.cpu,
         command: r.command
       })
     }
@@ -175,6 +252,14 @@ function implementationRatios (rows) {
 
 const f = (x, d = 0) => x === null || x === undefined ? '–' : x.toFixed(d)
 
+const CPU_HEADER = ['app ms/req', 'Caddy ms/req', 'h2load ms/req', 'cores app/Caddy/h2load']
+const cpuCells = cpu => {
+  const of = key => cpu && cpu[key]
+  const ms = key => of(key) ? f(of(key).msPerRequest, 3) : '–'
+  const cores = key => of(key) ? f(of(key).cores, 2) : '–'
+  return [ms('app'), ms('edge'), ms('h2load'), ['app', 'edge', 'h2load'].map(cores).join('/')]
+}
+
 function table (header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => String(r[i]).length)))
   const line = cells => cells.map((c, i) => String(c)[i < 2 ? 'padEnd' : 'padStart'](widths[i])).join('  ')
@@ -186,8 +271,11 @@ function printReport ({ environment, settings, throughput: rows, memory: mem }) 
   console.log(`System: Node ${environment.node}, ${environment.h2load}, ${environment.cpu} × ${environment.cpus}, ${environment.os}; h2bench ${environment.h2bench}`)
   console.log(`\nThroughput: ${settings.inFlight} requests in flight (h1: -c ${settings.inFlight} -m 1; h2 lanes: -c 1 -m ${settings.inFlight}), ` +
     `${settings.duration} s per cell after 1 s warm-up, h2load -t 1`)
-  console.log(table(['body', 'lane', 'req/s', 'MB/s', 'p50 ms', 'p90 ms', 'p99 ms', 'failed', 'peak RSS MiB', '× h1'],
-    rows.map(r => [r.body, r.lane, f(r.reqPerSec), f(r.mbPerSec, 1), f(r.p50, 2), f(r.p90, 2), f(r.p99, 2), r.failed, f(r.peakRssMiB), f(r.ratioToH1, 2)])))
+  console.log(table(['body', 'lane', 'req/s', 'MB/s', 'p50 ms', 'p90 ms', 'p99 ms', 'failed', 'peak RSS MiB', '× h1', ...CPU_HEADER],
+    rows.map(r => [r.body, r.lane, f(r.reqPerSec), f(r.mbPerSec, 1), f(r.p50, 2), f(r.p90, 2), f(r.p99, 2), r.failed, f(r.peakRssMiB),
+      f(r.ratioToH1, 2), ...cpuCells(r.cpu)])))
+  console.log('CPU while h2load measured, from /proc/<pid>/stat: ms per request of the app\'s Node process, of Caddy\'s ' +
+    '(the edge lanes\' proxy; idle on the others), of h2load\'s; cores each used (1.00: one core all the time)')
   for (const r of implementationRatios(rows)) console.log(`spdy / node:http2 on ${r.body}: ${f(r.reqPerSec, 2)}× req/s`)
   if (mem.length) {
     console.log(`\nMemory: ${mem[0].requests} concurrent requests for 16 MiB each (delay 3000 ms); server RSS (kernel peak, VmHWM)`)
@@ -228,4 +316,4 @@ async function main (argv) {
   }
 }
 
-module.exports = { main, parseOptions }
+module.exports = { main, parseOptions, cellCpu, cpuTicks, cpuCells }

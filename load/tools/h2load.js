@@ -72,8 +72,10 @@ function checkH2load () {
 // parse(), run by load/run-tool.js) and kept as it was: -t 1, -m as given,
 // a timed run (-D, --warm-up-time) when `duration`, its own argument order
 // (its `command` is in bench:server's JSON), h2load's own succeeded and
-// failed counts, and the latencies themselves, sorted.
-function h2load ({ url, protocol, clients, streams, requests, duration, warmup }) {
+// failed counts, and the latencies themselves, sorted. `onSpawn(child)`, if
+// given, is called with h2load's process as soon as it starts (bench:server
+// reads its CPU time from /proc/<pid>/stat while it runs).
+function h2load ({ url, protocol, clients, streams, requests, duration, warmup, onSpawn = null }) {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-h2load-')), 'requests.tsv')
   const args = ['-t', '1', '-c', String(clients), '-m', String(streams), '--log-file', log]
   if (protocol === 'http/1.1') args.push('--h1')
@@ -81,7 +83,7 @@ function h2load ({ url, protocol, clients, streams, requests, duration, warmup }
   else args.push('-n', String(requests))
   args.push(url)
   return new Promise((resolve, reject) => {
-    execFile('h2load', args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    const child = execFile('h2load', args, { maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       let summary
       try {
         summary = parseSummary(`${stdout}\n${stderr}`)
@@ -100,6 +102,7 @@ function h2load ({ url, protocol, clients, streams, requests, duration, warmup }
         command: `h2load ${args.filter(a => a !== log && a !== '--log-file').join(' ')}`
       })
     })
+    if (onSpawn) onSpawn(child)
   })
 }
 

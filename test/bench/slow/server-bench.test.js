@@ -35,6 +35,12 @@ describe('npm run bench:server -- --smoke (h2load against every lane)', function
       assert.ok(r.reqPerSec > 0 && r.mbPerSec > 0)
       assert.ok(r.p50 > 0 && r.p50 <= r.p90 && r.p90 <= r.p99)
       assert.ok(r.peakRssMiB > 0)
+      // The CPU the cell cost: the app's and h2load's always, Caddy's beside them (every lane is in this run, the edge lanes too).
+      for (const who of ['app', 'edge', 'h2load', 'servers']) {
+        assert.ok(r.cpu[who], `${r.body} ${r.lane}: no ${who} CPU`)
+        assert.ok(r.cpu[who].ms >= 0 && r.cpu[who].cores >= 0 && r.cpu[who].msPerRequest >= 0, `${r.body} ${r.lane} ${who}`)
+      }
+      assert.ok(r.cpu.servers.ms >= r.cpu.app.ms)
       assert.ok(Math.abs(r.ratioToH1 - r.reqPerSec / json.throughput.find(b => b.body === r.body && b.lane === 'h1').reqPerSec) < 1e-9)
     }
   })
