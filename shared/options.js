@@ -16,9 +16,12 @@
   const UNITS = { '': 1, b: 1, kb: 1024, mb: 1024 * 1024 }
   const KNOWN = ['requests', 'size', 'delay', 'repeats', 'lanes', 'cold', 'transport', 'onProgress', 'aroundBatch']
   // What the browser holds while a batch runs. Chromium receives up to 256
-  // HTTP/2 streams per connection at once and keeps each response whole
-  // until it ends (the page reads them as text), so a batch keeps about
-  // min(requests, 256) × size in the browser. Measured with npm run limits
+  // HTTP/2 streams per connection at once and, over XMLHttpRequest (transport
+  // 'xhr'), keeps each response whole until it ends, so a batch keeps about
+  // min(requests, 256) × size in the browser. Over fetch (the default) the page
+  // counts each body as it arrives and keeps none of it: the cap below, measured
+  // when every transport was XHR and the page read text, is then a safe bound,
+  // not re-measured. Measured with npm run limits
   // (Chromium 156, 24 GiB machine, docs/limits.md): 100 × 64 MiB over h2
   // held 6.8 GB in Chromium and 150 × 64 MiB … ; every lane was clean up to
   // there. Beyond 8 GiB a batch is refused rather than left to exhaust memory.
