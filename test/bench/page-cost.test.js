@@ -36,7 +36,7 @@ describe('npm run bench:page: arguments and figures', () => {
     const b = (lane, side, pair, cpu) => ({ lane, protocol: 'h2', side, pair, ok: 10, bytes: 1000, ms: 50 + pair, wallMs: 60, browserCpuMs: cpu, serverCpuMs: 20, pageTaskMs: 5 })
     const record = {
       tool: TOOL,
-      environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc', command: 'npm run bench:page', date: '2026-11-27T00:00:00.000Z', commit: 'abc' },
+      environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc', command: 'npm run bench:page', date: '2026-11-27T00:00:00.000Z' },
       settings: { lanes: ['h1', 'h2'], requests: 10, size: '100b', pairs: 3 },
       batches: [b('h2', 'page', 0, 120), b('h2', 'bare', 0, 100), b('h2', 'bare', 1, 100), b('h2', 'page', 1, 150), b('h2', 'page', 2, 110), b('h2', 'bare', 2, 100)]
     }

@@ -93,7 +93,7 @@ function reportMarkdown (record) {
   return [
     '# The page\'s measuring path against a bare fetch: `npm run bench:page`',
     '',
-    `Command: \`${environment.command}\`, ${environment.date}, commit ${environment.commit || 'unknown'}.`,
+    `Command: \`${environment.command}\`, ${environment.date}.`,
     '',
     ...headline(record).map(l => `${l}  `),
     '',
