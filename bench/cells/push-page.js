@@ -23,8 +23,18 @@ function pushOutcome (header) {
 // to the end of the load event), the scripts' own load time (first script
 // request to last script byte), both from the page's Navigation and
 // Resource Timing entries.
-async function loadAssetPage (tab, url) {
-  const response = await tab.goto(url, { waitUntil: 'load', timeout: 15 * 60 * 1000 })
+// `cdp`: the tab's session, its Network domain on: the document's status and
+// its X-H2bench-Push header (the runner's browser runs without puppeteer's
+// own Network domain, whose goto() would have given them).
+async function loadAssetPage (tab, cdp, url) {
+  let document = null
+  const onResponse = e => { if (e.type === 'Document' && e.response.url === url) document = e.response }
+  cdp.on('Network.responseReceived', onResponse)
+  try {
+    await tab.goto(url, { waitUntil: 'load', timeout: 15 * 60 * 1000 })
+  } finally {
+    cdp.off('Network.responseReceived', onResponse)
+  }
   await tab.waitForFunction(() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0)
   const timing = await tab.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0]
@@ -35,7 +45,8 @@ async function loadAssetPage (tab, url) {
       protocol: nav.nextHopProtocol || null
     }
   })
-  return { ...timing, status: response.status(), header: response.headers()['x-h2bench-push'] }
+  const headers = document ? Object.fromEntries(Object.entries(document.headers).map(([k, v]) => [k.toLowerCase(), v])) : {}
+  return { ...timing, status: document ? document.status : null, header: headers['x-h2bench-push'] }
 }
 
 // A push-page cell: the /push page with mode=push and with mode=none on each
@@ -45,12 +56,15 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
   const { cell, experiment } = entry
   const tab = await context.newPage()
   try {
-    const cdp = await tab.createCDPSession() // throttles (applyNetwork turns its Network domain on as it needs) and meters
+    // The tab's session: its Network domain on (no body kept) for each document's status and push header
+    // (loadAssetPage), the cell's throttling, and the meter.
+    const cdp = await tab.createCDPSession()
+    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 })
     // Connections first, unthrottled and not timed: a browser loading a page
     // of a site it just talked to has them already, and DevTools throttling
     // leaves connection setup alone anyway.
     for (const lane of laneInfo) await tab.goto(`${lane.url}/lane`)
-    const network = await applyNetwork(cdp, cell.preset, link, cell.link)
+    const network = await applyNetwork(cdp, cell.preset, link, cell.link, { keepsNetwork: true })
     // The meter on this tab (its own DevTools session): each timed load's costs.
     const tabMeter = meter ? meter.forPage(cdp) : null
     const combos = laneInfo.flatMap(l => experiment.modes.map(mode => ({ lane: l, mode })))
@@ -65,7 +79,7 @@ async function runPushPageCell ({ context, link, entry, laneInfo, repeats, budge
         try {
           const seed = await applySeed(link, seeding, r, i)
           if (tabMeter) await tabMeter.start()
-          const t = await loadAssetPage(tab, url)
+          const t = await loadAssetPage(tab, cdp, url)
           if (tabMeter) per[i].costs.push(await tabMeter.stop())
           if (t.status !== 200) throw new Error(`status ${t.status}`)
           per[i].samples.push(t.total)

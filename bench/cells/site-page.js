@@ -36,13 +36,16 @@ async function loadSite (tab, url) {
       load: nav.loadEventEnd - nav.startTime,
       responseStart: nav.responseStart - nav.startTime,
       protocol: nav.nextHopProtocol || null,
+      navStatus: nav.responseStatus || null,
       resources: performance.getEntriesByType('resource').filter(e => e.name.includes('/site/a/')).map(e => ({
         path: new URL(e.name).pathname + new URL(e.name).search, protocol: e.nextHopProtocol || null, bytes: e.encodedBodySize, finished: e.responseEnd > 0,
         decoded: e.decodedBodySize, transfer: e.transferSize, status: e.responseStatus
       }))
     }
   })
-  return { ...t, status: response ? response.status() : null }
+  // The runner's browser runs without puppeteer's Network domain (its goto then resolves null): Navigation Timing's status.
+  const { navStatus, ...rest } = t
+  return { ...rest, status: response ? response.status() : navStatus }
 }
 
 // What is wrong with a load, or null: missing or unfinished subresources, a

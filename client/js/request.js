@@ -36,7 +36,8 @@
   }
 
   // How the page's jQuery requests travel. 'fetch' (the default): a jQuery transport ($.ajaxTransport, jQuery's
-  // own extension point) that carries each $.ajax() on fetch() with cache: 'no-store'. XMLHttpRequest, jQuery's
+  // own extension point) that carries each $.ajax() on fetch() with cache: 'no-store' (the REST visits, which
+  // measure the cache: 'default'). XMLHttpRequest, jQuery's
   // built-in transport ('xhr', the card's page), cannot ask that: each of its requests passes through the
   // browser's HTTP cache (Chromium opens an entry, then drops it for the lanes' Cache-Control: no-store), which
   // cost Chromium 1.25–1.36× the CPU of the same requests with no-store (docs/page-cost.md). Either way a body the
@@ -49,7 +50,7 @@
       send: function (headers, complete) {
         controller = new AbortController()
         const signal = controller.signal
-        fetch(options.url, { method: options.type, headers: headers, cache: 'no-store', credentials: 'same-origin', signal: signal }).then(function (res) {
+        fetch(options.url, { method: options.type, headers: headers, cache: options.h2benchCache || 'no-store', credentials: 'same-origin', signal: signal }).then(function (res) {
           const raw = []
           res.headers.forEach(function (value, name) { raw.push(name + ': ' + value) })
           const counted = res.ok && options.dataTypes[options.dataTypes.length - 1] === 'bytes'
@@ -79,14 +80,16 @@
   // what happened. A body shorter or longer than asked counts as a failure:
   // the ancestor page trusted whatever came back. `more`: { headers } to send,
   // { body: true } to have the response text in the answer (the REST visits
-  // read the collection's links). `ctl.transport`: 'fetch' or 'xhr' (above).
+  // read the collection's links). `ctl.transport`: 'fetch' or 'xhr' (above); `ctl.cache`: fetch's cache mode,
+  // 'no-store' unless the caller measures the cache itself (the REST visits: 'default', the HTTP cache as XHR has it).
   function get (ctl, url, expected, more) {
     more = more || {}
     return new Promise(function (resolve) {
       // crossDomain: every lane is another origin than the page (jQuery would otherwise parse each URL through a
       // new <a> element to find out); global: false, no document-wide ajax* events (nothing listens to them).
       const settings = {
-        url: url, dataType: more.body ? 'text' : 'bytes', headers: more.headers || {}, crossDomain: true, global: false, h2benchTransport: ctl.transport || 'fetch'
+        url: url, dataType: more.body ? 'text' : 'bytes', headers: more.headers || {}, crossDomain: true, global: false, h2benchTransport: ctl.transport || 'fetch',
+        h2benchCache: ctl.cache || 'no-store'
       }
       if (settings.h2benchTransport === 'xhr' && !more.body) settings.xhrFields = { responseType: 'arraybuffer' }
       const xhr = $.ajax(settings)

@@ -293,7 +293,8 @@
       err.errors = checked.errors
       return Promise.reject(err)
     }
-    const ctl = { stopped: false, xhrs: new Set(), token: Date.now().toString(36) + request.token() }
+    // The visits measure the browser's HTTP cache (304s, fresh items): their requests go through it (request.js).
+    const ctl = { stopped: false, xhrs: new Set(), token: Date.now().toString(36) + request.token(), cache: 'default' }
     current = ctl
     return measure(ctl, checked.options, options && options.onProgress).then(function (result) {
       current = null
