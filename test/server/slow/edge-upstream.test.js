@@ -29,8 +29,11 @@ const tcpExt = () => readSnmp('self', 'netstat').TcpExt
 // loop reads the FIN. `peak` is what the app saw; `held` counts a connection
 // as gone from CLOSE_GRACE_MS before the app saw its end (Caddy's FIN or the
 // socket's close, whichever first): that is Caddy's count, give or take the
-// app's lag. A proxy dialling without bound still shows as thousands.
-const CLOSE_GRACE_MS = 100
+// app's lag. A proxy dialling without bound still shows as thousands (3,558
+// in seed 004's workload). The app's lag is its event loop's: 100 ms was once
+// too little on a loaded 2-core machine (1,025 held of 1,024, 2026-11-27), so
+// the grace is a second, which no pool of 1,024 can turn into thousands.
+const CLOSE_GRACE_MS = 1000
 function watchConnections (server) {
   const events = [] // [ms, +1 | -1]
   const w = { open: 0, peak: 0, total: 0, closedWhileWatching: 0 }
