@@ -26,7 +26,7 @@ const { parseSize } = require('../../server/payload')
 const { usage } = require('../../common/cli')
 const { UserError, UsageError } = require('../../common/errors')
 
-const TOOL = 'h2bench page cost'
+const { TOOL } = require('./tool')
 const DEFAULTS = { requests: 100, size: '100kb', pairs: 5 }
 const SMOKE = { requests: 20, size: '10kb', pairs: 1 }
 

@@ -37,12 +37,12 @@
 
   // How the page's jQuery requests travel. 'fetch' (the default): a jQuery transport ($.ajaxTransport, jQuery's
   // own extension point) that carries each $.ajax() on fetch() with cache: 'no-store' (the REST visits, which
-  // measure the cache: 'default'). XMLHttpRequest, jQuery's
-  // built-in transport ('xhr', the card's page), cannot ask that: each of its requests passes through the
-  // browser's HTTP cache (Chromium opens an entry, then drops it for the lanes' Cache-Control: no-store), which
-  // cost Chromium 1.25–1.36× the CPU of the same requests with no-store (docs/page-cost.md). Either way a body the
-  // page only measures (dataType 'bytes') is counted, never turned into a string: fetch reads it chunk by chunk
-  // and keeps nothing, XHR as an ArrayBuffer. A failed answer's body is read as text (its error message).
+  // measure the cache: 'default'). XMLHttpRequest, jQuery's built-in transport ('xhr', the card's page), cannot
+  // ask that: each of its requests passes through the browser's HTTP cache (Chromium opens an entry, then drops it
+  // for the lanes' Cache-Control: no-store), which cost Chromium 1.25–1.40× the CPU of the same requests with
+  // no-store (docs/page-cost.md). Either way a body the page only measures (dataType 'bytes') is counted, never
+  // turned into a string: fetch reads it chunk by chunk and keeps nothing, XHR as an ArrayBuffer. A failed
+  // answer's body is read as text (its error message).
   $.ajaxTransport('+*', function (options) {
     if (options.h2benchTransport !== 'fetch') return undefined
     let controller = null

@@ -7,7 +7,7 @@
 const stats = require('../../../shared/stats')
 const { readResults, writeStudyFiles } = require('../study-files')
 const { UsageError } = require('../../../common/errors')
-const { TOOL } = require('../../page-cost/page-cost')
+const { TOOL } = require('../../page-cost/tool')
 
 const median = xs => xs.length ? stats.median(xs) : null
 const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
