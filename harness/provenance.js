@@ -19,8 +19,9 @@ function chromiumVersion (executablePath) {
   return quietly(() => execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'ignore'] }).trim(), path.basename(executablePath))
 }
 
-// The rooms whose code a measurement runs (docs/architecture.md, "Rooms and layers").
-const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'shared', 'tools', 'views']
+// The rooms whose code a measurement runs (docs/architecture.md, "Rooms and layers"), and vendor/: the
+// patched spdy-transport lane h2 runs (vendor/spdy-transport).
+const MEASURED_CODE = ['bench', 'bin', 'client', 'common', 'harness', 'link', 'load', 'server', 'shared', 'tools', 'vendor', 'views']
 
 // What in those rooms only turns results.json into reports, tables and verdicts: a change there is a
 // rebuild (npm run bench -- --from, npm run soak -- --from), not a rerun, and measuring beside such a change

