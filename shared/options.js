@@ -19,9 +19,10 @@
   // HTTP/2 streams per connection at once and, over XMLHttpRequest (transport
   // 'xhr'), keeps each response whole until it ends, so a batch keeps about
   // min(requests, 256) × size in the browser. Over fetch (the default) the page
-  // counts each body as it arrives and keeps none of it: the cap below, measured
-  // when every transport was XHR and the page read text, is then a safe bound,
-  // not re-measured. Measured with npm run limits
+  // reads a body of up to 1 MiB whole and drops it at once, and counts a longer
+  // one as it arrives, keeping none of it: the cap below, measured when every
+  // transport was XHR and the page read text, is then a safe bound, not
+  // re-measured. Measured with npm run limits
   // (Chromium 156, 24 GiB machine, docs/limits.md): 100 × 64 MiB over h2
   // held 6.8 GB in Chromium and 150 × 64 MiB … ; every lane was clean up to
   // there. Beyond 8 GiB a batch is refused rather than left to exhaust memory.

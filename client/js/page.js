@@ -193,7 +193,7 @@
     if (!fromForm) fillForm(result.options)
     fromForm = false
     showNetwork() // not every browser fires 'change' when the estimate moves
-    live = { result: result, failuresBefore: {}, pending: {}, frame: 0 }
+    live = { result: result, failuresBefore: {}, pending: {}, started: {}, frame: 0 }
     api.lanes.forEach(function (l) {
       const included = result.options.lanes.indexOf(l.name) >= 0
       ui.cards.reset(l.name, included, result.options.repeats)
@@ -211,7 +211,11 @@
   function onLane (event) {
     const d = event.detail
     if (d.phase === 'warmup') ui.cards.setState(d.lane.lane, 'running', 'warm-up')
-    else if (d.phase === 'batch') ui.cards.setState(d.lane.lane, 'running', 'running')
+    else if (d.phase === 'batch' && live) {
+      // Drawn with the batch's first progress, not now: a frame at this moment falls inside the timed batch.
+      live.started[d.lane.lane] = true
+      schedule()
+    } else if (d.phase === 'batch') ui.cards.setState(d.lane.lane, 'running', 'running')
     else if (d.phase === 'unreachable') {
       ui.cards.setState(d.lane.lane, 'failed', 'unreachable')
       ui.cards.protocol(d.lane)
@@ -227,10 +231,16 @@
   function onProgress (event) {
     if (!live) return
     live.pending[event.detail.lane] = event.detail
+    schedule()
+  }
+
+  function schedule () {
     if (live.frame) return
     live.frame = setTimeout(function () {
       if (!live) return
       live.frame = 0
+      Object.keys(live.started).forEach(function (lane) { ui.cards.setState(lane, 'running', 'running') })
+      live.started = {}
       Object.keys(live.pending).forEach(function (lane) {
         ui.cards.progress(lane, live.pending[lane], live.result.options.repeats, live.failuresBefore[lane])
       })
@@ -242,6 +252,8 @@
     if (!live) return
     const l = event.detail.lane
     delete live.pending[l.lane]
+    if (live.started[l.lane]) ui.cards.setState(l.lane, 'running', 'running') // a batch shorter than PROGRESS_MS
+    delete live.started[l.lane]
     live.failuresBefore[l.lane] = l.failures
     ui.cards.summary(l, live.result.options.repeats, false)
     ui.charts.distribution($id('distribution'), withSummaries(live.result))
