@@ -21,6 +21,7 @@ const BROWSERS = { chromium: ['chromium'], firefox: ['firefox'], both: ['chromiu
 const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
        npm run bench -- merge <dir|results.json>… --out <dir>
+       npm run bench -- record --url <https://…> --out <file.har>   (a site into a HAR for the replay: record --help)
 
 Reruns the source study's experiments in the local Chrome/Chromium (headless,
 through puppeteer-core): starts the lanes on free ports with a throw-away

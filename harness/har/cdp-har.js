@@ -16,11 +16,30 @@
 // connect timings, it lacks what the site experiment counts: no _protocol (every request's protocol, which decides
 // whether a forced-protocol load counts), no _fromCache (a memory-cache hit is called a disk-cache one), cached
 // entries dropped by default, failed and unfinished requests left out (our _error and _incomplete), its own page ids.
-const { harTimings, httpVersionOf, queryStringOf, headerList, headerValue, harResponse, isHttp, isoDate, round } = require('./har')
+//
+// A recording (recordCdp's `record`, `npm run bench -- record`) asks the browser for more as the events
+// come: every finished response's body (Network.getResponseBody) and every origin's certificate
+// (Network.getCertificate); the answers join the event list as events of our own (RECORDING,
+// RESPONSE_BODY, CERTIFICATE, ROUND_TRIP), so cdpEntries stays a function of the list, and a recording's
+// entries carry their bodies and h2bench's fields (./recording.js), its result the origins.
+const { harTimings, httpVersionOf, queryStringOf, headerList, headerValue, harResponse, isHttp, isoDate, round, originOf } = require('./har')
+const { bodyContent, originsOf, entryFields } = require('./recording')
 
 const NETWORK_EVENTS = ['requestWillBeSent', 'requestWillBeSentExtraInfo', 'requestServedFromCache', 'responseReceived', 'responseReceivedExtraInfo', 'dataReceived', 'loadingFinished', 'loadingFailed'].map(e => `Network.${e}`)
 const PAGE_EVENTS = ['Page.domContentEventFired', 'Page.loadEventFired']
 const START_PAGE = 'h2bench.startPage' // our own marker in the event list: startPage(id, title)
+// A recording's own events: its start; a body asked for ({ requestId, body, base64Encoded } or
+// { requestId, error }); an origin's certificate ({ origin, tableNames } or { origin, error }); a round
+// trip measured outside the browser ({ origin, rttMs, from }) for an origin the browser showed none of.
+const RECORDING = 'h2bench.recording'
+const RESPONSE_BODY = 'h2bench.responseBody'
+const CERTIFICATE = 'h2bench.certificate'
+const ROUND_TRIP = 'h2bench.roundTrip'
+// Network.enable's buffers for a recording: the renderer keeps each response's body for
+// Network.getResponseBody up to maxResourceBufferSize (a larger body is not kept: its entry gets
+// bodyComplete false) and all of them up to maxTotalBufferSize (beyond, the oldest are evicted: the
+// recorder asks for each body as soon as it has finished, so only bodies not yet fetched count).
+const RECORDING_BUFFERS = { maxTotalBufferSize: 512 * 1024 * 1024, maxResourceBufferSize: 128 * 1024 * 1024 }
 
 // Starts recording on `cdp` (a CDP session of one page: on, off, send):
 // enables the Network and Page domains (enabling twice is harmless) and
@@ -30,18 +49,66 @@ const START_PAGE = 'h2bench.startPage' // our own marker in the event list: star
 // snapshot(), { pages, entries } so far (requests still running are
 // _incomplete); stop() stops listening and returns { pages, entries }.
 // Requests before the first startPage() have no pageref.
-async function recordCdp (cdp) {
+//
+// `record: true` (a recording): Network enabled with RECORDING_BUFFERS, each response's body asked for
+// when it has finished and each https origin's certificate when its first response arrives;
+// inFlight(), the requests not yet finished or failed; settled() resolves once every answer asked for
+// is in the events (call it before stop()); addEvent(method, params) adds one of our own (ROUND_TRIP).
+// stop() then also returns `origins` (./recording.js originsOf).
+async function recordCdp (cdp, { record = false } = {}) {
   const events = []
+  const pending = new Set()
+  const running = new Set()
+  const certificatesAsked = new Set()
+  const ask = (method, params, done) => {
+    const p = cdp.send(method, params).then(result => done(result, null), err => done(null, err))
+    pending.add(p)
+    p.finally(() => pending.delete(p))
+  }
+  const errorText = err => String(err && err.message ? err.message : err).split('\n')[0]
+  // A recording's questions, asked as the events come (a body is only there until the renderer evicts it).
+  const onRecorded = (method, p) => {
+    if (method === 'Network.requestWillBeSent') running.add(p.requestId)
+    else if (method === 'Network.loadingFailed') running.delete(p.requestId)
+    else if (method === 'Network.loadingFinished') {
+      running.delete(p.requestId)
+      const { requestId } = p
+      ask('Network.getResponseBody', { requestId }, (result, err) => events.push({
+        method: RESPONSE_BODY,
+        params: err ? { requestId, error: errorText(err) } : { requestId, body: result.body, base64Encoded: Boolean(result.base64Encoded) }
+      }))
+    } else if (method === 'Network.responseReceived') {
+      const origin = originOf(p.response.url)
+      if (/^https:/.test(origin) && !certificatesAsked.has(origin)) {
+        certificatesAsked.add(origin)
+        ask('Network.getCertificate', { origin }, (result, err) => events.push({
+          method: CERTIFICATE,
+          params: err ? { origin, error: errorText(err) } : { origin, tableNames: result.tableNames || [] }
+        }))
+      }
+    }
+  }
   const listeners = [...NETWORK_EVENTS, ...PAGE_EVENTS].map(method => {
-    const fn = params => events.push({ method, params })
+    const fn = params => {
+      events.push({ method, params })
+      if (record) onRecorded(method, params)
+    }
     cdp.on(method, fn)
     return [method, fn]
   })
-  await cdp.send('Network.enable')
+  if (record) events.push({ method: RECORDING, params: {} })
+  await cdp.send('Network.enable', record ? { ...RECORDING_BUFFERS } : undefined)
   await cdp.send('Page.enable')
   let stopped = null
   return {
     events,
+    inFlight: () => running.size,
+    async settled () {
+      while (pending.size) await Promise.all([...pending])
+    },
+    addEvent (method, params) {
+      events.push({ method, params })
+    },
     startPage (id, title) {
       events.push({ method: START_PAGE, params: { id, title } })
     },
@@ -82,7 +149,12 @@ function newHop (p, pageref) {
 // Only http(s) requests become entries (data: and blob: URLs are not on the
 // network). A request still running when the events end is an entry all the
 // same, its end the last data seen, and _incomplete: true.
+// A recording's (RECORDING among the events): every entry's body (content.text, encoding) and its
+// _h2bench, and `origins` beside pages and entries.
 function cdpEntries (events) {
+  const recording = events.some(e => e.method === RECORDING)
+  const certificates = new Map() // origin → DER chain (base64), the leaf first
+  const rtts = new Map() // origin → { rttMs, from }
   const pages = []
   const hops = []
   const current = new Map() // requestId → its latest hop
@@ -173,6 +245,17 @@ function cdpEntries (events) {
         }
         break
       }
+      case RESPONSE_BODY: {
+        const hop = current.get(p.requestId)
+        if (hop) hop.body = p
+        break
+      }
+      case CERTIFICATE:
+        if (p.tableNames) certificates.set(p.origin, p.tableNames)
+        break
+      case ROUND_TRIP:
+        rtts.set(p.origin, { rttMs: p.rttMs, from: p.from })
+        break
       case 'Page.domContentEventFired':
         pageEvents.push(['domContentTs', p.timestamp])
         break
@@ -188,11 +271,16 @@ function cdpEntries (events) {
     const owner = pages.filter(pg => pg.startTs !== null && pg.startTs <= ts).pop()
     if (owner && owner[field] === null) owner[field] = ts
   }
-  return {
-    pages: pages.map(harPage),
-    entries: hops.filter(h => isHttp(h.url)).map(harEntry)
-  }
+  const httpHops = hops.filter(h => isHttp(h.url))
+  if (!recording) return { pages: pages.map(harPage), entries: httpHops.map(h => harEntry(h)) }
+  for (const hop of httpHops) hop.fromCache = Boolean(fromCacheOf(hop))
+  const origins = originsOf(httpHops, certificates, rtts)
+  return { pages: pages.map(harPage), entries: httpHops.map(h => harEntry(h, origins)), origins }
 }
+
+// Where a response came from when not the network: 'disk', 'prefetch', 'service-worker', 'memory'; else null.
+const fromCacheOf = ({ response: r, servedFromCache }) =>
+  r ? (r.fromDiskCache ? 'disk' : r.fromPrefetchCache ? 'prefetch' : r.fromServiceWorker ? 'service-worker' : (servedFromCache ? 'memory' : null)) : null
 
 function harPage (page) {
   const after = ts => ts === null || page.startTs === null ? -1 : round((ts - page.startTs) * 1000)
@@ -204,7 +292,8 @@ function harPage (page) {
   }
 }
 
-function harEntry (hop) {
+// `origins`: a recording's (./recording.js), which adds the body and _h2bench.
+function harEntry (hop, origins = null) {
   const r = hop.response
   const protocol = r ? (r.protocol || '') : ''
   const httpVersion = httpVersionOf(protocol)
@@ -222,7 +311,17 @@ function harEntry (hop) {
   // bytes; encoded, the bytes after the headers (h2 and h3 framing included).
   const encoded = headerValue(responseHeaders, 'content-encoding')
   const bodySize = !r ? -1 : encoded && encoded !== 'identity' ? Math.max(0, transferSize - (r.encodedDataLength || 0)) : hop.dataLength
-  const fromCache = r && (r.fromDiskCache ? 'disk' : r.fromPrefetchCache ? 'prefetch' : r.fromServiceWorker ? 'service-worker' : (hop.servedFromCache ? 'memory' : null))
+  const fromCache = fromCacheOf(hop)
+  const response = harResponse(r, {
+    httpVersion, headers: responseHeaders, url: hop.url, contentSize: r ? hop.dataLength : 0, headersSize: responseHeadersSize, bodySize, transferSize
+  })
+  // A recording: the body as the browser gave it (its size the bytes given), and h2bench's fields.
+  const body = origins ? bodyContent(hop.body, hop.dataLength, responseHeaders) : null
+  if (body && body.text !== undefined) {
+    response.content.size = body.size
+    response.content.text = body.text
+    if (body.encoding) response.content.encoding = body.encoding
+  }
   return {
     ...(hop.pageref ? { pageref: hop.pageref } : {}),
     startedDateTime: isoDate(hop.wallTime * 1000),
@@ -237,9 +336,7 @@ function harEntry (hop) {
       headersSize: -1,
       bodySize: hop.postData ? Buffer.byteLength(hop.postData) : 0
     },
-    response: harResponse(r, {
-      httpVersion, headers: responseHeaders, url: hop.url, contentSize: r ? hop.dataLength : 0, headersSize: responseHeadersSize, bodySize, transferSize
-    }),
+    response,
     cache: {},
     timings,
     ...(r && r.remoteIPAddress ? { serverIPAddress: r.remoteIPAddress.replace(/^\[|\]$/g, '') } : {}),
@@ -248,7 +345,8 @@ function harEntry (hop) {
     _resourceType: hop.type ? hop.type.toLowerCase() : '',
     ...(fromCache ? { _fromCache: fromCache } : {}),
     ...(hop.error ? { _error: hop.error } : {}),
-    ...(incomplete ? { _incomplete: true } : {})
+    ...(incomplete ? { _incomplete: true } : {}),
+    ...(origins ? { _h2bench: entryFields(hop, origins, body) } : {})
   }
 }
 
@@ -277,4 +375,4 @@ function phases (hop, end) {
   }
 }
 
-module.exports = { recordCdp, cdpEntries, START_PAGE }
+module.exports = { recordCdp, cdpEntries, START_PAGE, RECORDING, RESPONSE_BODY, CERTIFICATE, ROUND_TRIP, RECORDING_BUFFERS }

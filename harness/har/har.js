@@ -135,8 +135,9 @@ function harResponse (r, { httpVersion, headers, url, contentSize, headersSize, 
 }
 
 // The HAR log: `browser` { name, version }, `pages` and `entries` as the
-// recorders return them (entries in the order their requests started).
-function buildHar ({ browser = null, pages = [], entries = [], comment } = {}) {
+// recorders return them (entries in the order their requests started);
+// `h2bench`: a recording's log._h2bench (./recording.js logFields).
+function buildHar ({ browser = null, pages = [], entries = [], comment, h2bench = null } = {}) {
   const log = {
     version: '1.2',
     creator: { name: 'h2bench', version: H2BENCH_VERSION },
@@ -145,6 +146,7 @@ function buildHar ({ browser = null, pages = [], entries = [], comment } = {}) {
     entries
   }
   if (comment) log.comment = comment
+  if (h2bench) log._h2bench = h2bench
   return { log }
 }
 
