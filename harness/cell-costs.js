@@ -84,6 +84,25 @@ function cpuMsSince (before, pids, table) {
   return ticks / ticksPerSecond() * 1000
 }
 
+// What kind of Chromium process `pid` is: 'browser' (no --type), 'renderer', 'network' (the network service),
+// 'gpu', or 'other' (utilities, zygotes); a process of another browser is 'browser'.
+function processTypeOf (pid) {
+  const args = cmdlineOf(pid) || []
+  const type = (args.find(a => a.startsWith('--type=')) || '').slice(7)
+  if (!type) return 'browser'
+  if (type === 'renderer') return 'renderer'
+  if (type === 'gpu-process') return 'gpu'
+  if (type === 'utility' && args.some(a => a.startsWith('--utility-sub-type=') && a.endsWith('NetworkService'))) return 'network'
+  return 'other'
+}
+
+// cpuMsSince per kind of process: { browser, renderer, network, gpu, other } in ms.
+function cpuByType (before, pids, table) {
+  const out = { browser: 0, renderer: 0, network: 0, gpu: 0, other: 0 }
+  for (const pid of pids) out[processTypeOf(pid)] += (table.get(pid).ticks - (before.get(pid) || 0)) / ticksPerSecond() * 1000
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, +v.toFixed(0)]))
+}
+
 // A meter over windows: start() … stop({ toolCpuMs }) → the costs of the window.
 // `browserDir`: the Chromium's --user-data-dir, or `browserPid`: the root of
 // another browser's processes (Firefox's); neither: no browser measured;
@@ -95,9 +114,12 @@ function cpuMsSince (before, pids, table) {
 // `cdp`: the page's DevTools session (its main thread's task time), or null.
 // stop({ toolCpuMs }): the CPU of a load tool that ran in the window (reapedChildrenCpuMs), the client's when no browser is.
 // forPage(cdp): the same meter for another page (a tab of the cell's own).
+// `byProcessType`: also the browser's CPU per kind of process (browserCpuByType: { browser, renderer, network, gpu,
+// other }, from Chromium's --type and --utility-sub-type switches): where a cost lives (npm run bench:page).
 function costMeter (options) {
   // localServers: false when the lanes run on another machine (the runner's --lanes-at): no server CPU is read.
-  const { browserDir = null, browserPid = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null, localServers = true } = options
+  const { browserDir = null, browserPid = null, edgePids = () => [], link = null, clientNetPid = null, cdp = null } = options
+  const { localServers = true, byProcessType = false } = options
   const findRoots = browserRootsOf({ browserDir, browserPid })
   const measured = Boolean(findRoots)
   let window = null
@@ -163,6 +185,7 @@ function costMeter (options) {
       const out = {
         wallMs: +wallMs.toFixed(1),
         browserCpuMs: measured ? +cpuMsSince(window.browser, browser, table).toFixed(0) : null,
+        ...(byProcessType && measured ? { browserCpuByType: cpuByType(window.browser, browser, table) } : {}),
         browserProcesses: measured ? browser.length : null,
         toolCpuMs: toolCpuMs === null ? null : +toolCpuMs.toFixed(0),
         pageTaskMs: tasks === null ? null : +((tasks - window.tasks) * 1000).toFixed(0),
@@ -230,4 +253,4 @@ function sumCosts (records) {
   }
 }
 
-module.exports = { costMeter, sumCosts, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond, reapedChildrenCpuMs }
+module.exports = { processTypeOf, costMeter, sumCosts, procStat, processTable, treeOf, chromiumRoots, tcpCounters, ticksPerSecond, reapedChildrenCpuMs }

@@ -131,7 +131,8 @@ const SIDES = Object.keys(BATCH)
 const PAGE_SIDES = ['page', 'devtools'] // metered over their timed batch (aroundBatch), the others over their call
 
 // → the record: { tool, environment, settings, batches: [{ lane, protocol, side (SIDES), pair, ok, bytes, ms, wallMs,
-// browserCpuMs, serverCpuMs, pageTaskMs; the page's sides also runCpuMs, runWallMs: their whole run }] }.
+// browserCpuMs, browserCpuByType ({ browser, renderer, network, gpu, other }: harness/cell-costs.js),
+// serverCpuMs, pageTaskMs; the page's sides also runCpuMs, runWallMs: their whole run }] }.
 async function measure (opts, argv, log) {
   if (!findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })
   const commit = gitCommit()
@@ -146,7 +147,7 @@ async function measure (opts, argv, log) {
     await page.goto(`${running.page.url}/`)
     await page.waitForFunction(() => window.h2bench && window.h2bench.run)
     const cdp = await page.createCDPSession()
-    const meterOptions = { browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [] }
+    const meterOptions = { browserDir: browser.userDataDir, cdp, edgePids: () => running.edge ? [running.edge.pid] : [], byProcessType: true }
     const meter = costMeter(meterOptions)
     // The page's timed batch alone (what the runner meters: warm-up and drawing the result left out), beside
     // `meter`'s whole call (the page's run: its warm-up, batch, events and drawing).
@@ -181,7 +182,8 @@ async function measure (opts, argv, log) {
           if (!cost) throw new Error(`the page's batch on ${lane.name} was not metered (aroundBatch never ended)`)
           batches.push({
             lane: lane.name, protocol: lane.protocol || null, side, pair, ...got, ms: +got.ms.toFixed(1),
-            wallMs: cost.wallMs, browserCpuMs: cost.browserCpuMs, serverCpuMs: cost.serverCpuMs, pageTaskMs: cost.pageTaskMs,
+            wallMs: cost.wallMs, browserCpuMs: cost.browserCpuMs, browserCpuByType: cost.browserCpuByType,
+            serverCpuMs: cost.serverCpuMs, pageTaskMs: cost.pageTaskMs,
             ...(PAGE_SIDES.includes(side) ? { runCpuMs: whole.browserCpuMs, runWallMs: whole.wallMs } : {})
           })
           log(`${lane.name} ${side} ${pair + 1} of ${opts.pairs}: ${got.ok} of ${n} ok in ${got.ms.toFixed(0)} ms; browser CPU ${cost.browserCpuMs} ms` +

@@ -63,6 +63,26 @@ describe('npm run bench:page: arguments and figures', () => {
     assert.match(md, /DevTools ÷ page: the page with a DevTools Network domain on/)
   })
 
+  it('the renderer\'s share: page ÷ bare and jQuery ÷ bare in the renderer process alone, where the batches record it', () => {
+    const b = (side, pair, cpu, rendererMs) => ({ lane: 'h3', protocol: 'h3', side, pair, ok: 10, bytes: 1000, ms: 50, wallMs: 60, browserCpuMs: cpu, serverCpuMs: 20, pageTaskMs: 5, browserCpuByType: { browser: 10, renderer: rendererMs, network: cpu - rendererMs - 10, gpu: 0, other: 0 } })
+    const record = {
+      tool: TOOL,
+      environment: { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc', command: 'npm run bench:page', date: '2026-11-27T00:00:00.000Z' },
+      settings: { lanes: ['h3'], requests: 10, size: '100b', pairs: 2 },
+      batches: [b('page', 0, 300, 150), b('bare', 0, 250, 100), b('jquery', 0, 280, 120), b('page', 1, 260, 130), b('bare', 1, 240, 100), b('jquery', 1, 250, 110)]
+    }
+    const [h3] = summarise(record)
+    assert.deepEqual(h3.ratios.pageRenderer, { n: 2, median: 1.4, min: 1.3, max: 1.5 })
+    assert.deepEqual(h3.ratios.jqueryRenderer, { n: 2, median: 1.15, min: 1.1, max: 1.2 })
+    const md = reportMarkdown(record)
+    assert.match(md, /\| renderer: page ÷ bare \| renderer: jQuery ÷ bare \|/)
+    assert.match(md, /renderer: page ÷ bare: page ÷ bare in Chromium's renderer process alone/)
+    // An older record (no browserCpuByType): no renderer column.
+    const old = { ...record, batches: record.batches.map(({ browserCpuByType, ...rest }) => rest) }
+    assert.deepEqual(Object.keys(summarise(old)[0].ratios), ['page', 'jquery'])
+    assert.doesNotMatch(reportMarkdown(old), /renderer:/)
+  })
+
   it('a study written and read back gives the same report; a file of another tool is refused by name', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-page-cost-'))
     try {

@@ -13,12 +13,17 @@ const median = xs => xs.length ? stats.median(xs) : null
 const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
 const x = v => v === null || !Number.isFinite(v) ? '–' : `${v.toFixed(2)}×`
 
-// Each side's ratio and what it is a ratio to, in the order printed.
+// Each ratio: its side, what it is a ratio to, and of what (the whole browser's CPU, or its renderer's alone:
+// the process where the page's JavaScript runs; records from before the renderer was metered have no such column).
+const whole = b => b.browserCpuMs
+const renderer = b => b.browserCpuByType ? b.browserCpuByType.renderer : null
 const RATIOS = [
-  { side: 'page', over: 'bare', label: 'page ÷ bare', means: 'the page\'s measuring path against the least a page can do' },
-  { side: 'jquery', over: 'bare', label: 'jQuery alone ÷ bare', means: 'the page\'s jQuery requests (over fetch) and nothing else' },
-  { side: 'xhr', over: 'bare', label: 'XHR ÷ bare', means: 'the same requests over jQuery\'s own XMLHttpRequest (transport: \'xhr\')' },
-  { side: 'devtools', over: 'page', label: 'DevTools ÷ page', means: 'the page with a DevTools Network domain on, as DevTools throttling needs it' }
+  { key: 'page', side: 'page', over: 'bare', of: whole, label: 'page ÷ bare', means: 'the page\'s measuring path against the least a page can do' },
+  { key: 'jquery', side: 'jquery', over: 'bare', of: whole, label: 'jQuery alone ÷ bare', means: 'the page\'s jQuery requests (over fetch) and nothing else' },
+  { key: 'xhr', side: 'xhr', over: 'bare', of: whole, label: 'XHR ÷ bare', means: 'the same requests over jQuery\'s own XMLHttpRequest (transport: \'xhr\')' },
+  { key: 'devtools', side: 'devtools', over: 'page', of: whole, label: 'DevTools ÷ page', means: 'the page with a DevTools Network domain on, as DevTools throttling needs it' },
+  { key: 'pageRenderer', side: 'page', over: 'bare', of: renderer, label: 'renderer: page ÷ bare', means: 'page ÷ bare in Chromium\'s renderer process alone (the page\'s JavaScript and Blink: where the page\'s own work runs; the network service and the browser process move the same bytes on both sides)' },
+  { key: 'jqueryRenderer', side: 'jquery', over: 'bare', of: renderer, label: 'renderer: jQuery ÷ bare', means: 'jQuery alone ÷ bare in the renderer process alone' }
 ]
 
 // → [{ lane, protocol, pairs, sides: { <side>: { cpuMs, ms, serverCpuMs, ok, asked } }, ratios: { <side>: { n,
@@ -37,14 +42,14 @@ function summarise ({ settings, batches }) {
         asked: list.length * settings.requests
       }]
     }))
-    const ratioOf = (name, over) => {
+    const ratioOf = ({ side, over, of }) => {
       const rs = [...new Set(mine.map(b => b.pair))].map(pair => {
         const at = s => mine.find(b => b.pair === pair && b.side === s)
-        return at(name) && at(over) && at(over).browserCpuMs > 0 ? at(name).browserCpuMs / at(over).browserCpuMs : null
+        return at(side) && at(over) && of(at(side)) !== null && of(at(over)) > 0 ? of(at(side)) / of(at(over)) : null
       }).filter(r => r !== null)
       return { n: rs.length, median: median(rs), min: rs.length ? Math.min(...rs) : null, max: rs.length ? Math.max(...rs) : null }
     }
-    const ratios = Object.fromEntries(RATIOS.filter(r => sides[r.side] && sides[r.over]).map(r => [r.side, ratioOf(r.side, r.over)]))
+    const ratios = Object.fromEntries(RATIOS.filter(r => sides[r.side] && sides[r.over]).map(r => [r.key, ratioOf(r)]).filter(([, r]) => r.n > 0))
     return { lane, protocol: (mine[0] || {}).protocol || null, pairs: ratios.page ? ratios.page.n : 0, sides, ratios }
   })
 }
@@ -55,13 +60,13 @@ const ratioText = r => r ? `${x(r.median)}${range(r)}` : '–'
 // The table of a record: a row a lane; → lines.
 function table (record) {
   const rows = summarise(record)
-  const ratioCols = RATIOS.filter(r => rows.some(s => s.ratios[r.side]))
+  const ratioCols = RATIOS.filter(r => rows.some(s => s.ratios[r.key]))
   const sideCols = ['page', 'bare', 'jquery', 'xhr', 'devtools'].filter(name => rows.some(s => s.sides[name]))
   const head = ['lane', ...sideCols.map(name => `${name} CPU ms`), ...ratioCols.map(r => r.label), 'page batch ms', 'bare batch ms', 'lanes\' CPU ms (page)', 'ok (page)']
   const body = rows.map(s => [
     s.lane,
     ...sideCols.map(name => ms(s.sides[name] ? s.sides[name].cpuMs : null)),
-    ...ratioCols.map(r => ratioText(s.ratios[r.side])),
+    ...ratioCols.map(r => ratioText(s.ratios[r.key])),
     ms(s.sides.page ? s.sides.page.ms : null), ms(s.sides.bare ? s.sides.bare.ms : null),
     ms(s.sides.page ? s.sides.page.serverCpuMs : null),
     s.sides.page ? `${s.sides.page.ok}/${s.sides.page.asked}` : '–'
