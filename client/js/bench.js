@@ -138,6 +138,7 @@
   const collectTimings = request.collectTimings
   const warmUp = request.warmUp
   const MAX_IN_FLIGHT = request.MAX_IN_FLIGHT
+  const PROGRESS_MS = 50 // at most one progress event this often while a batch runs (its first and last always)
 
   // `requests` parallel jQuery requests at one lane (over opts.transport); elapsed from just before the
   // first is issued to when the last one settled (success or failure).
@@ -154,7 +155,12 @@
     for (let i = 0; i < n; i++) urls[i] = new URL(base + i).href
     performance.clearResourceTimings()
     let settled = 0
+    let told = -Infinity // when progress was last told (ms into the batch)
+    // Told at the start, at most every PROGRESS_MS while requests settle, and when the last has: not for every
+    // request, as each telling is an event dispatched and an object made inside the timed batch.
     const progress = function (t) {
+      if (settled > 0 && settled < n && t - told < PROGRESS_MS) return
+      told = t
       const p = { lane: lane.lane, repeat: repeat, done: settled, total: n, failed: batch.failed, elapsed: round(t) }
       emit('progress', p)
       if (onProgress) {
