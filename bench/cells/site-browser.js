@@ -16,8 +16,9 @@ const { buildHar } = require('../../harness/har/har')
 
 // A browser of `kind` with `protocol` forced for `url`, behind `link` when there is one (openLink's: the
 // browser in its client namespace): → { page, meter, har, close, version }; har.start(id, title) begins a
-// load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log.
-async function openSiteBrowser (kind, protocol, url, trust, link = null) {
+// load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log. `protocolArgs`: Chromium's
+// switches instead of force-protocol's for `url` (the replay forces every recorded origin and adds its resolver rules).
+async function openSiteBrowser (kind, protocol, url, trust, link = null, { protocolArgs = null } = {}) {
   // Behind the link the meter also reads the link's counters and both sides' TCP (its drops and queues per load).
   const linkMeter = link ? { link: { control: { stats: options => link.stats(options) } }, clientNetPid: link.pid } : {}
   if (kind === 'firefox') {
@@ -47,7 +48,7 @@ async function openSiteBrowser (kind, protocol, url, trust, link = null) {
     link,
     handleSignals: false,
     netBenchmarking: false,
-    protocolArgs: chromiumProtocolArgs(protocol, url)
+    protocolArgs: protocolArgs || chromiumProtocolArgs(protocol, url)
   })
   try {
     const page = (await b.context.pages())[0] || await b.context.newPage()

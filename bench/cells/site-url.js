@@ -18,7 +18,8 @@
 // new connection cannot avoid (3 for TCP + TLS 1.3, 2 for QUIC, 1 on a
 // connection kept open, none for a document from the cache). With the cell's
 // link (--link) the browser sits behind it and the origin is reached by NAT
-// (harness/site-nat.js).
+// (harness/site-nat.js). The replay experiment (bench/cells/replay.js) measures its loads
+// with measureLoad and makes its rows with siteRow.
 const fs = require('node:fs')
 const path = require('node:path')
 const stats = require('../../shared/stats')
@@ -154,56 +155,19 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
             continue
           }
           try {
-            if (view !== 'cold') await b.page.goto('about:blank')
             const name = `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
             if (seed !== null && view === 'cold') await link.opened.seed(seed)
-            await b.har.start(name, `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`)
-            await b.meter.start()
-            const load = await loadPage(b.page, url)
-            p.costs.push(await b.meter.stop())
-            const har = b.har.stop()
-            const summary = summarizeHar(har)
-            const opened = newConnectionsOf(har, summary, b.connectionIds)
-            let harFile = null
-            if (harDir) {
-              harFile = path.join(harDir, `${name}.har`)
-              fs.writeFileSync(harFile, JSON.stringify(har, null, 1))
-            }
-            const record = {
-              repeat: r + 1,
-              // A document from the cache made no request: no time to first byte (Firefox then gives one below 0, seen -2.4 ms).
-              ttfb: load.documentFromCache ? null : +load.ttfb.toFixed(2),
-              fcp: load.fcp === null ? null : +load.fcp.toFixed(2),
-              lcp: load.lcp === null ? null : +load.lcp.toFixed(2),
-              domContentLoaded: +load.domContentLoaded.toFixed(2),
-              onload: +load.onload.toFixed(2),
-              status: load.status,
-              protocol: load.protocol,
-              documentFromCache: load.documentFromCache,
-              ttfbRounds: roundsOf(view, protocol, load.documentFromCache),
-              requests: summary.requests,
-              failedRequests: summary.failed,
-              bytes: summary.bytes,
-              bodyBytes: summary.bodyBytes,
-              fromCache: summary.fromCache,
-              newConnections: opened.total,
-              connectionsBy: opened.by,
-              protocols: summary.protocols,
-              origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [
-                o,
-                { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }
-              ])),
-              har: harFile && outDir ? path.relative(outDir, harFile) : null,
-              linkSeed: seed
-            }
-            const problem = problemOf(load, protocol)
+            const measured = await measureLoad(b, { url, name, title: `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`, view, protocol, harDir, outDir })
+            p.costs.push(measured.costs)
+            const record = { repeat: r + 1, ...measured.record, linkSeed: seed }
+            const problem = problemOf(measured.load, protocol)
             record.problem = problem
             p.loads.push(record)
             if (problem) {
               p.failures++
               p.problems.push(problem)
               coldFailed = coldFailed || view === 'cold'
-            } else p.samples.push(load.onload)
+            } else p.samples.push(record.onload)
           } catch (err) {
             coldFailed = coldFailed || view === 'cold'
             p.failures++
@@ -222,8 +186,60 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
   })))
 }
 
+// One load of `url` in the browser `b` (openSiteBrowser's), `view` cold or repeat (about:blank first), forced
+// `protocol` (h1, h2, h3: its rounds), its HAR written as `name`.har into harDir when there is one; metered.
+// → { load (loadPage's, for problemOf), costs (the meter's), record (site rows' loads[], its HAR file relative to
+// outDir; repeat and problem are the caller's) }. Throws when the load fails (b.har stopped).
+async function measureLoad (b, { url, name, title, view, protocol, harDir = null, outDir = null }) {
+  try {
+    if (view !== 'cold') await b.page.goto('about:blank')
+    await b.har.start(name, title)
+    await b.meter.start()
+    const load = await loadPage(b.page, url)
+    const costs = await b.meter.stop()
+    const har = b.har.stop()
+    const summary = summarizeHar(har)
+    const opened = newConnectionsOf(har, summary, b.connectionIds)
+    let harFile = null
+    if (harDir) {
+      harFile = path.join(harDir, `${name}.har`)
+      fs.writeFileSync(harFile, JSON.stringify(har, null, 1))
+    }
+    const record = {
+      // A document from the cache made no request: no time to first byte (Firefox then gives one below 0, seen -2.4 ms).
+      ttfb: load.documentFromCache ? null : +load.ttfb.toFixed(2),
+      fcp: load.fcp === null ? null : +load.fcp.toFixed(2),
+      lcp: load.lcp === null ? null : +load.lcp.toFixed(2),
+      domContentLoaded: +load.domContentLoaded.toFixed(2),
+      onload: +load.onload.toFixed(2),
+      status: load.status,
+      protocol: load.protocol,
+      documentFromCache: load.documentFromCache,
+      ttfbRounds: roundsOf(view, protocol, load.documentFromCache),
+      requests: summary.requests,
+      failedRequests: summary.failed,
+      bytes: summary.bytes,
+      bodyBytes: summary.bodyBytes,
+      fromCache: summary.fromCache,
+      newConnections: opened.total,
+      connectionsBy: opened.by,
+      protocols: summary.protocols,
+      origins: Object.fromEntries(Object.entries(summary.origins).map(([o, v]) => [
+        o,
+        { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }
+      ])),
+      har: harFile && outDir ? path.relative(outDir, harFile) : null
+    }
+    return { load, costs, record }
+  } catch (err) {
+    b.har.stop()
+    throw err
+  }
+}
+
 // One row: a protocol and view of the cell, over its repeats.
-function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser, version, url }) {
+// `forced`: the wire protocol when the lane names a variant (the replay's h2-spdy is h2's rounds).
+function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repeats, note, browser, version, url }) {
   const good = p.loads.filter(l => !l.problem)
   const pick = f => median(good.map(f).filter(v => v !== null && v !== undefined))
   // The median load (by onload) speaks for the row's per-origin figures.
@@ -232,7 +248,7 @@ function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser,
   const protocols = {}
   for (const l of p.loads) for (const [k, n] of Object.entries(l.protocols || {})) protocols[k] = (protocols[k] || 0) + n
   // Each load against its own bound (a document from the cache has none); the row's is its loads' smallest.
-  const rounds = good.length ? Math.min(...good.map(l => l.ttfbRounds)) : ROUNDS[view][protocol]
+  const rounds = good.length ? Math.min(...good.map(l => l.ttfbRounds)) : ROUNDS[view][forced]
   const boundMs = rtt ? +(rounds * rtt.minMs).toFixed(3) : null
   const beaten = rtt ? good.filter(l => l.ttfb !== null && l.ttfb < l.ttfbRounds * rtt.minMs) : []
   const below = beaten.length > 0
@@ -282,4 +298,4 @@ function siteRow ({ entry, protocol, view, p, rtt, link, repeats, note, browser,
   })
 }
 
-module.exports = { runSiteUrlCell, checkSites, problemOf, ROUNDS, VIEWS }
+module.exports = { runSiteUrlCell, checkSites, problemOf, measureLoad, siteRow, ROUNDS, VIEWS }

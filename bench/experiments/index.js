@@ -5,7 +5,7 @@
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
 // smokeCells (cells → tiny cells), source (the published table, or null).
 // What it claims is declared apart, in bench/report/claims/<id>.js (docs/adding-an-experiment.md).
-const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site']
+const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay']
   .map(id => require(`./${id}`))
 
 function experimentById (id) {
@@ -15,19 +15,19 @@ function experimentById (id) {
 }
 
 // The cells an experiment runs: its own (or, for site, the command line's
-// `site`: { urls, protocols, ca }), or tiny ones for --smoke.
-function cellsOf (experiment, { smoke = false, site = null } = {}) {
-  if (experiment.cellsFrom) experiment = { ...experiment, cells: experiment.cellsFrom(site) }
+// `site`: { urls, protocols, ca }; for replay, its `replay`: { har, protocols, pages }), or tiny ones for --smoke.
+function cellsOf (experiment, { smoke = false, site = null, replay = null } = {}) {
+  if (experiment.cellsFrom) experiment = { ...experiment, cells: experiment.cellsFrom(site, replay) }
   if (!smoke) return experiment.cells
   return experiment.smokeCells ? experiment.smokeCells(experiment.cells) : experiment.cells.map(experiment.smoke)
 }
 
 // The experiments named (or all: every one that needs no URL of the user's),
 // each once, in report order, with the cells they will run.
-function select (ids, { smoke = false, site = null } = {}) {
+function select (ids, { smoke = false, site = null, replay = null } = {}) {
   const wanted = EXPERIMENTS.filter(e => ids.includes(e.id) || (ids.includes('all') && !e.needsUrl))
   for (const id of ids) if (id !== 'all') experimentById(id)
-  return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke, site }) }))
+  return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke, site, replay }) }))
 }
 
 // The cells to run: [{ experiment, index, cell }].

@@ -11,6 +11,8 @@
 //                           runs once per cell, in the first asked browser's pass)
 //       networks?: ['link'],   the only networks its cells can run on (an experiment may narrow them further)
 //       tools?: ['oha']     clients built before the runner enters its private namespace
+//       privateNamespace?: true   its cells bind addresses that belong in the runner's own network namespace
+//                           (replay: 127.0.1.x:443): the runner starts itself again in one, link or not
 //     },
 //     run(ctx) → rows,      ctx: { entry, lanes, repeats, budgetMs, seeding, log, browser, outDir, firstBrowser,
 //                           network: { name, shared() → the network's lanes, link and browser, opened once },
@@ -31,7 +33,8 @@ const KINDS = Object.freeze(Object.fromEntries([
   require('./site-page'),
   require('./load'),
   require('./rest'),
-  require('./site-url')
+  require('./site-url'),
+  require('./replay')
 ].map(k => [k.kind, k])))
 
 // The kind named `name`; an Error naming the kinds there are when there is none.

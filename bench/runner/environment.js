@@ -41,6 +41,8 @@ function environmentOf ({
     ...(lanesAt ? { lanesAt } : {}),
     // The site experiment: the pages measured, the protocols forced, the CA trusted (--url, --protocols, --ca).
     ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null } } : {}),
+    // The replay experiment: the HAR replayed, its protocols, pages and when it was recorded (--har, --protocols).
+    ...(opts.replay ? { replay: (({ har, protocols, pages, recordedAt }) => ({ har, protocols, pages, recordedAt }))(opts.replay) } : {}),
     // The machine; with --shard, which share of the plan's cells this run measured (bench/report/runner/merge.js joins them).
     machine: os.hostname(),
     ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),

@@ -132,4 +132,8 @@ function planRun (opts, experiments) {
 // Whether the experiments named need `tool` built before the runner enters its private namespace.
 const needsTool = (experiments, tool) => experiments.some(e => (kindOf(e.kind).needs.tools || []).includes(tool))
 
-module.exports = { planRun, onlyCells, cellName, lanesFor, networksOf, networksAllowed, runsIn, needsTool }
+// Whether the experiments named bind addresses that belong in the runner's own network namespace, link or not
+// (a kind's needs.privateNamespace: the replay's 127.0.1.x:443).
+const needsOwnNamespace = experiments => experiments.some(e => Boolean(kindOf(e.kind).needs.privateNamespace))
+
+module.exports = { planRun, onlyCells, cellName, lanesFor, networksOf, networksAllowed, runsIn, needsTool, needsOwnNamespace }

@@ -10,6 +10,7 @@ const { parseDuration } = require('../cells/budget')
 const { UsageError } = require('../../common/errors')
 const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
+const { readReplay, REPLAY_PROTOCOLS } = require('../cells/replay-plan')
 
 const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
@@ -22,6 +23,7 @@ const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
        npm run bench -- merge <dir|results.json>… --out <dir>
        npm run bench -- record --url <https://…> --out <file.har>   (a site into a HAR for the replay: record --help)
+       npm run bench -- replay --har <file.har> [--protocols h1,h2,h3] [--repeats n]   (that HAR replayed per protocol)
 
 Reruns the source study's experiments in the local Chrome/Chromium (headless,
 through puppeteer-core): starts the lanes on free ports with a throw-away
@@ -81,6 +83,17 @@ Options:
                     h2bench-link --list), the browser behind it and the origin reached by NAT from
                     the link's namespace (opt-in: slirp4netns, user-mode networking, and iptables
                     inside the runner's own namespace; the machine's interfaces untouched)
+  --har <file>      experiment replay: the HAR to replay (npm run bench -- record's, or one DevTools
+                    saved). Each repeat, per protocol, serves every recorded origin from its own
+                    127.0.1.x address and recorded port (node:https, node:http2, spdy, or Caddy for
+                    HTTP/3), with certificates of a CA made for the replay, in the runner's private
+                    network namespace; a new Chromium resolves the recorded names to it
+                    (--host-resolver-rules) and loads each recorded page cold, then as a repeat
+                    view, measured as site measures a load. Rows say what the replay served, the
+                    requests the recording lacked (404s, named) and what it assumed of the HAR.
+                    --protocols: h1, h2, h2-spdy (HTTP/2 served by spdy), h3 (default h1,h2,h3).
+                    Chromium only (Firefox has no per-name resolver switch); no --link (the
+                    replay listens on loopback, which a browser behind the link cannot reach)
   --ca <pem>        experiment site: trust this CA too (a staging server, a company CA): Firefox
                     gets it in its profile, Chromium the hash of the leaf the origin presents,
                     after Node has checked that leaf against this CA
@@ -133,6 +146,7 @@ function parseRunArgs (argv) {
         url: { type: 'string', multiple: true },
         protocols: { type: 'string' },
         ca: { type: 'string' },
+        har: { type: 'string' },
         link: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
@@ -142,7 +156,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --link, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --link, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -166,6 +180,7 @@ function parseRunArgs (argv) {
   if (!BROWSERS[values.browser]) {
     throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
   }
+  const replay = replayOf(values, positionals)
   const budgetMs = parseDuration(values.budget)
   if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
     throw new UsageError(`--budget must be a time up to 24 h, in seconds (90, 90s) or minutes (2m, 1.5min); got "${values.budget}"`)
@@ -188,6 +203,7 @@ function parseRunArgs (argv) {
     lanesAt: values['lanes-at'] === undefined ? null : lanesAtOf(values),
     token: values.token ?? null,
     site: siteOf(values, positionals),
+    replay,
     out: values.out || null,
     json: values.json,
     smoke: values.smoke
@@ -207,7 +223,7 @@ function siteOf (values, positionals) {
   const named = positionals.includes('site')
   if (!values.url) {
     if (named) throw new UsageError('site measures a page of yours: give --url https://… (e.g. npm run bench -- site --url https://example.com/ --browser both)')
-    for (const flag of ['protocols', 'ca', 'link']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
+    for (const flag of ['protocols', 'ca', 'link']) if (values[flag] !== undefined && !(flag === 'protocols' && positionals.includes('replay'))) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
     return null
   }
   if (!named) throw new UsageError('--url is the site experiment\'s: npm run bench -- site --url https://…')
@@ -240,6 +256,40 @@ function siteOf (values, positionals) {
     ca: values.ca === undefined ? null : path.resolve(values.ca),
     link
   }
+}
+
+// --har, --protocols (experiment replay) → { har, protocols, pages, recordedAt } or null. The HAR is read and
+// checked here: a file that is missing or cannot be replayed is the archive's own error, as a usage error.
+function replayOf (values, positionals) {
+  const named = positionals.includes('replay')
+  if (values.har === undefined) {
+    if (named) throw new UsageError('replay serves a recorded HAR: give --har site.har (record one with npm run bench -- record --url https://… --out site.har)')
+    return null
+  }
+  if (!named) throw new UsageError('--har is the replay experiment\'s: npm run bench -- replay --har site.har')
+  const others = positionals.filter(p => p !== 'replay')
+  if (others.length) throw new UsageError(`replay runs alone: --har with ${others.join(', ')} (run those apart)`)
+  if (values.browser !== 'chromium') {
+    throw new UsageError(`replay and --browser ${values.browser}: the replay sends the browser to its own addresses for the recorded names by Chromium's --host-resolver-rules; Firefox has no per-name resolver switch (network.dns.forceResolve sends every name to one address), so the replay runs in Chromium only: leave out --browser`)
+  }
+  if (values.link !== undefined) {
+    throw new UsageError('replay and --link: the replay\'s origins listen on 127.0.1.x in the runner\'s own namespace, which a browser behind the link (in the link\'s namespace, reaching out by NAT) cannot reach; the replay runs on loopback without a link')
+  }
+  if (values.network !== 'devtools') throw new UsageError(`replay and --network ${values.network}: the replay serves on loopback, no link and no throttling (leave out --network)`)
+  if (values.ca !== undefined) throw new UsageError('replay and --ca: the replay trusts the CA it makes for its own certificates; --ca is the site experiment\'s')
+  if (values['lanes-at'] !== undefined) throw new UsageError('replay and --lanes-at: the replay serves the HAR, not lanes')
+  const protocols = (values.protocols ?? 'h1,h2,h3').split(',').map(p => p.trim()).filter(Boolean)
+  const unknown = protocols.filter(p => !REPLAY_PROTOCOLS.includes(p))
+  if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${REPLAY_PROTOCOLS.join(', ')} (comma-separated) for replay; got "${values.protocols}"`)
+  const har = path.resolve(values.har)
+  let facts
+  try {
+    facts = readReplay(har).facts
+  } catch (err) {
+    if (err.code === 'H2B_BAD_HAR') throw new UsageError(`--har: ${err.message}`)
+    throw err
+  }
+  return { har, protocols: REPLAY_PROTOCOLS.filter(p => protocols.includes(p)), pages: facts.pages, recordedAt: facts.recordedAt }
 }
 
 // --shard i/n → { index: i, count: n }.

@@ -11,7 +11,7 @@ const { select } = require('../experiments')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { findFirefox, FIREFOX_INSTALL_HINT } = require('../../harness/firefox')
 const { cellLinkSpec } = require('../cells/helpers')
-const { planRun, needsTool } = require('./plan')
+const { planRun, needsTool, needsOwnNamespace } = require('./plan')
 const { openNetwork } = require('./network')
 const { environmentOf } = require('./environment')
 const { remainingMs, formatDuration } = require('../cells/budget')
@@ -20,7 +20,7 @@ const { gitCommit } = require('../../harness/provenance')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { UserError } = require('../../common/errors')
 const { signalExitCode } = require('../../common/cli')
-const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
+const { needsPrivateNamespace, preparePrivateNamespace, inPrivateNamespace } = require('../../harness/private-netns')
 const { buildThenRerun } = require('../../harness/build-then-rerun')
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -49,11 +49,15 @@ const MACHINE = os.hostname()
 // experiments' HTTP/3 client) built out here first; → { code } of that run. Else, in the namespace: signals
 // stop the run, and → { out, log }: the directory the run writes (opts.outDir: the site experiment writes a
 // HAR file per load into out/har/) and the progress log. `entry`: the script that was started.
+// A kind that binds addresses of its own (the replay's 127.0.1.x:443: needsOwnNamespace) gets the same namespace
+// without a link, Caddy built first when its HTTP/3 needs it.
 async function prepare (opts, argv, { entry } = {}) {
   const log = line => process.stderr.write(line + '\n')
-  if (needsPrivateNamespace(opts.networks)) {
+  const own = process.platform === 'linux' && !inPrivateNamespace() && needsOwnNamespace(select(opts.experiments))
+  if (needsPrivateNamespace(opts.networks) || own) {
     const oha = needsTool(select(opts.experiments), 'oha') && opts.lanes.includes('h3')
-    return { code: await buildThenRerun({ lanes: opts.lanes, oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log }) }
+    const edge = opts.replay && opts.replay.protocols.includes('h3') ? ['h3'] : []
+    return { code: await buildThenRerun({ lanes: [...new Set([...opts.lanes, ...edge])], oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log }) }
   }
   await preparePrivateNamespace()
   stopOnSignals()
@@ -67,7 +71,7 @@ async function prepare (opts, argv, { entry } = {}) {
 // The asked experiments' cells, as plan.js plans them, network by network and browser by browser;
 // each cell's kind (bench/kinds/) measures it, given one ctx whatever the kind.
 async function run (opts, log) {
-  const experiments = select(opts.experiments, { smoke: opts.smoke, site: opts.site })
+  const experiments = select(opts.experiments, { smoke: opts.smoke, site: opts.site, replay: opts.replay })
   opts.browsers = opts.browsers || ['chromium']
   const p = planRun(opts, experiments)
   if (p.needs.chromium && !findChrome()) throw new UserError(`no Chrome or Chromium found: ${INSTALL_HINT}`, { status: 503 })

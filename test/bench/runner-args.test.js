@@ -14,7 +14,7 @@ describe('runner: command line', () => {
   it('defaults: every lane, 10 repeats as the source, a 2 min budget, results/<timestamp>', () => {
     const { seeding, ...rest } = parseRunArgs(['delay'])
     assert.deepEqual(rest, {
-      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], cells: null, shard: null, lanesAt: null, token: null, site: null, out: null, json: false, smoke: false
+      help: false, experiments: ['delay'], repeats: 10, budgetMs: 120000, lanes: ['h1', 'h2', 'h2n', 'h3', 'h2e'], networks: ['devtools'], browsers: ['chromium'], cells: null, shard: null, lanesAt: null, token: null, site: null, replay: null, out: null, json: false, smoke: false
     })
     // The link's seed: a new one each run, paired (every lane of a repeat on seed + repeat).
     assert.ok(Number.isSafeInteger(seeding.seed) && seeding.seed >= 0 && seeding.paired === true, JSON.stringify(seeding))
@@ -104,7 +104,7 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --link, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --link, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
     [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/],
     [['site'], /site measures a page of yours: give --url https:\/\/…/],

@@ -11,7 +11,7 @@ const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 describe('runner: experiments', () => {
   it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay'])
   })
 
   it('site: its cells are the command line\'s pages, one each; all leaves it out (it needs a URL of the user\'s)', () => {
@@ -97,7 +97,7 @@ describe('runner: experiments', () => {
 
   it('every experiment is complete data: kind, sweep, valid presets and sizes, the source table matching its cells', () => {
     for (const e of EXPERIMENTS) {
-      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load', 'rest', 'site-url'].includes(e.kind), e.id)
+      assert.ok(['page', 'push-page', 'push-protocol', 'ttfb', 'hol', 'site-page', 'load', 'rest', 'site-url', 'replay'].includes(e.kind), e.id)
       assert.ok(e.title && e.sweep.param && e.sweep.label, e.id)
       assert.ok(claimsOf(e.id).length >= 1, e.id)
       for (const c of [...e.cells, ...cellsOf(e.id, { smoke: true })]) {

@@ -135,7 +135,7 @@ describe('runner: the plan (bench/runner/plan.js)', () => {
 
 describe('kinds of cell (bench/kinds/): one interface', () => {
   it('every kind declares what it needs, runs a cell, estimates a repeat (or leaves it to its experiments) and bounds a row', () => {
-    assert.deepEqual(Object.keys(KINDS).sort(), ['hol', 'load', 'page', 'push-page', 'push-protocol', 'rest', 'site-page', 'site-url', 'ttfb'])
+    assert.deepEqual(Object.keys(KINDS).sort(), ['hol', 'load', 'page', 'push-page', 'push-protocol', 'replay', 'rest', 'site-page', 'site-url', 'ttfb'])
     for (const [name, k] of Object.entries(KINDS)) {
       assert.equal(k.kind, name)
       for (const flag of ['browser', 'ownServers', 'ownBrowser']) assert.equal(typeof k.needs[flag], 'boolean', `${name}.needs.${flag}`)

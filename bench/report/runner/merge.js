@@ -93,7 +93,8 @@ function merge (opts) {
   const { environment, results } = mergeShards(shards)
   const ids = [...new Set(results.map(r => r.experiment))]
   const out = path.resolve(opts.out)
-  const json = writeOutputs(out, { environment, results, experiments: select(ids, { smoke: environment.smoke, site: environment.site || null }) })
+  const experiments = select(ids, { smoke: environment.smoke, site: environment.site || null, replay: environment.replay || null })
+  const json = writeOutputs(out, { environment, results, experiments })
   process.stderr.write(`merged ${shards.length} shards (${results.length} rows) into ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html}\n`)
   if (opts.json) process.stdout.write(JSON.stringify(json, null, 2) + '\n')
   return validateResults(json).length ? 1 : 0

@@ -24,7 +24,7 @@ function rebuild (opts) {
     return 2
   }
   const ids = [...new Set(json.results.map(r => r.experiment))]
-  const experiments = select(ids, { smoke: json.environment.smoke, site: json.environment.site || null })
+  const experiments = select(ids, { smoke: json.environment.smoke, site: json.environment.site || null, replay: json.environment.replay || null })
   const out = path.resolve(opts.out || path.dirname(opts.from))
   writeOutputs(out, { environment: json.environment, results: withRatios(json.results), experiments })
   process.stderr.write(`rebuilt ${path.relative(process.cwd(), out) || '.'}/{results.json,results.csv,report.md,report.html} from ${opts.from}\n`)

@@ -29,9 +29,10 @@ const ENVIRONMENT = {
 // linkSeed, pairedSeeds: runs behind the link since its decisions were seeded per repeat.
 // machine: runs since sharding; shard: a shard's run (--shard), shards: a merge of them (bench/report/runner/merge.js).
 // lanesAt: a run against lanes on another machine (--lanes-at). site: the site experiment's pages, protocols and CA.
+// replay: the replay experiment's HAR, protocols, pages and recordedAt (--har).
 // puppeteerCore: the browser driver's version (puppeteer-core), runs since it drives Chromium; playwrightCore: runs
 // before (playwright-core's). Every run has one of them (validateResults).
-const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, replay: { har: 'string', protocols: 'string[]', pages: 'string[]', recordedAt: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -125,6 +126,10 @@ const OPTIONAL = {
     ttfbBelowBound: 'boolean',
     loads: 'array'
   },
+  // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
+  // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per
+  // load), the requests the recording lacked (404s over the row's loads, the first few named), what it assumed.
+  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]' },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',

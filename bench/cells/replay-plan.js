@@ -1,0 +1,124 @@
+'use strict'
+
+// The replay experiment's plain logic (no browser, no server): a HAR read
+// into the archive the replay serves (server/replay/archive.js) and the facts
+// a report names it by (file, recordedAt, pages, what was assumed); the
+// pages to load (each HAR page's first request); the Chromium switches
+// that send the recorded names to the replay's addresses
+// (--host-resolver-rules), force the protocol on every recorded origin; and
+// the requests a load missed. bench/cells/replay.js runs it.
+const fs = require('node:fs')
+const { parseHar, HarError } = require('../../server/replay/har-check')
+const { archiveFromHar } = require('../../server/replay/archive')
+const { PROTOCOLS } = require('../../server/replay/serve')
+
+// The replay's protocols (--protocols) and the one each forces in the browser (force-protocol.js's name):
+// h2-spdy is HTTP/2 served by spdy instead of node:http2.
+const REPLAY_PROTOCOLS = PROTOCOLS
+const FORCED = { h1: 'h1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' }
+const SERVERS = { h1: 'node:https', h2: 'node:http2', 'h2-spdy': 'spdy', h3: 'Caddy (QUIC) in front of node:http' }
+const MISSES_NAMED = 5
+
+const https = url => { try { return new URL(url).protocol === 'https:' } catch { return false } }
+
+// The pages of a HAR, as URLs to load, in the order recorded: each page's first https entry (by startedDateTime,
+// then file order), else its title when that is an https URL the HAR has an entry of; without log.pages (or
+// no page found), the first https entry's. Each once.
+function pagesOf (har) {
+  const entries = har.log.entries
+    .map((e, i) => ({ e, i, t: Date.parse(e.startedDateTime) }))
+    .filter(x => https(x.e.request && x.e.request.url))
+    .sort((a, b) => ((a.t - b.t) || 0) || (a.i - b.i))
+  const urls = new Set(entries.map(x => x.e.request.url))
+  const pages = []
+  for (const page of har.log.pages || []) {
+    const first = entries.find(x => x.e.pageref === page.id)
+    const url = first ? first.e.request.url : https(page.title) && urls.has(page.title) ? page.title : null
+    if (url && !pages.includes(url)) pages.push(url)
+  }
+  if (!pages.length && entries.length) pages.push(entries[0].e.request.url)
+  return pages
+}
+
+// When it was recorded: the recorder's recordedAt, else the first page's (or entry's) start, else null.
+function recordedAtOf (har) {
+  if (har.log._h2bench && har.log._h2bench.recordedAt) return har.log._h2bench.recordedAt
+  const first = (har.log.pages || [])[0] || har.log.entries[0]
+  return (first && first.startedDateTime) || null
+}
+
+// Every sentence the archive says it assumed (a HAR DevTools saved), each origin's named, and the entries it left out.
+function assumptionsOf (archive) {
+  return [
+    ...archive.assumed,
+    ...archive.origins.flatMap(o => o.assumed.map(a => `${o.origin}: ${a}`)),
+    ...(archive.summary.skipped.length ? [`${archive.summary.skipped.length} entries not replayed (${archive.summary.skipped.slice(0, 3).map(s => `${s.url}: ${s.why}`).join('; ')}${archive.summary.skipped.length > 3 ? '; …' : ''})`] : [])
+  ]
+}
+
+// A HAR's text → { archive, facts: { file, recordedAt, pages, source, browser, entries, origins, assumed } }.
+// HarError (server/replay/har-check.js) naming the file and the field when it cannot be replayed.
+function replayOfText (text, file) {
+  const har = parseHar(text, file)
+  const archive = archiveFromHar(har, { file })
+  return {
+    archive,
+    facts: {
+      file,
+      recordedAt: recordedAtOf(har),
+      pages: pagesOf(har),
+      source: archive.source,
+      browser: archive.browser,
+      entries: archive.summary.served,
+      origins: archive.origins.map(o => o.origin),
+      assumed: assumptionsOf(archive)
+    }
+  }
+}
+
+// The HAR file → replayOfText's (a file it cannot read: a HarError too, as readArchive says it).
+function readReplay (file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new HarError(`cannot read ${file} (${err.code || err.message})`)
+  }
+  return replayOfText(text, file)
+}
+
+// Chromium's switches for a replay over `protocol` (a started replay's origins and hostResolverRules): every
+// recorded name to its replay address, and the protocol forced as the site experiment forces it
+// (harness/force-protocol.js), QUIC from the first request to every recorded origin for h3.
+function replayChromiumArgs (protocol, replay) {
+  const rules = `--host-resolver-rules=${replay.hostResolverRules}`
+  const forced = FORCED[protocol]
+  if (forced === 'h1') return ['--disable-http2', '--disable-quic', rules]
+  if (forced === 'h2') return ['--disable-quic', rules]
+  if (forced === 'h3') return ['--enable-quic', `--origin-to-force-quic-on=${replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, rules]
+  throw new Error(`unknown replay protocol "${protocol}"; protocols are ${REPLAY_PROTOCOLS.join(', ')}`)
+}
+
+// What one load cost the replay: app.served() and app.misses() before and after it → { served, misses, missed }
+// (missed: the first few requests nothing was recorded for, "GET https://…").
+function loadFacts (before, after) {
+  return {
+    served: after.served.total - before.served.total,
+    misses: after.misses.total - before.misses.total,
+    missed: after.misses.requests.slice(before.misses.requests.length, before.misses.requests.length + MISSES_NAMED).map(m => `${m.method} ${m.url}`)
+  }
+}
+
+// A row's loads' replay facts → { servedMedian, misses (over the loads), missed (distinct, the first few) }.
+function rowFacts (loads) {
+  const served = loads.map(l => l.replay.served).sort((a, b) => a - b)
+  return {
+    servedMedian: served.length ? served[(served.length - 1) >> 1] : null,
+    misses: loads.reduce((n, l) => n + l.replay.misses, 0),
+    missed: [...new Set(loads.flatMap(l => l.replay.missed))].slice(0, MISSES_NAMED)
+  }
+}
+
+module.exports = {
+  REPLAY_PROTOCOLS, FORCED, SERVERS, pagesOf, recordedAtOf, assumptionsOf, replayOfText, readReplay, replayChromiumArgs, loadFacts, rowFacts
+}

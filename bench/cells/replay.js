@@ -1,0 +1,155 @@
+'use strict'
+
+// Cells of kind `replay` (experiment replay): one recorded page of a HAR
+// (`npm run bench -- replay --har site.har`), every recorded origin served by
+// the replay (server/replay/serve.js) over the protocol of the run, each on
+// its own loopback address and recorded port in the runner's private network
+// namespace. Per repeat and protocol (alternating order, as site does): the
+// replay started, a new Chromium sent to it by --host-resolver-rules and
+// trusting its leaves by their SPKI hashes, the page loaded cold and then as
+// a repeat view, each load measured as the site experiment measures one
+// (bench/cells/site-url.js measureLoad: TTFB, FCP, LCP, onload, the HAR's
+// requests, bytes, protocols and connections per origin, browser CPU), then
+// the replay closed. Rows are site's (siteRow) with the replay's own facts:
+// the HAR (file, recordedAt, pages), what its archive assumed, the entries it
+// served per load, and the requests the recording lacked (404s, counted and
+// the first few named).
+const fs = require('node:fs')
+const path = require('node:path')
+const stats = require('../../shared/stats')
+const { PROTOCOL_NAMES } = require('../../harness/force-protocol')
+const { connectTimes } = require('../../harness/remote-lanes')
+const { ensureEdge } = require('../../harness/start-lanes')
+const { startReplay } = require('../../server/replay/serve')
+const { openSiteBrowser } = require('./site-browser')
+const { measureLoad, siteRow, problemOf, VIEWS } = require('./site-url')
+const { repeatWithinBudget } = require('./helpers')
+const { budgetNote } = require('./budget')
+const { readReplay, replayChromiumArgs, loadFacts, rowFacts, FORCED, SERVERS } = require('./replay-plan')
+
+const snapshot = app => ({ served: app.served(), misses: app.misses() })
+
+// The shortest TCP connect to the page's replay address (loopback: the bound's round trip), or null.
+async function roundTripOf (replay, url, log) {
+  const o = replay.origins.find(x => x.origin === new URL(url).origin)
+  if (!o) return null
+  try {
+    const times = await connectTimes(o.address, o.port)
+    const minMs = +Math.min(...times).toFixed(3)
+    return { minMs, pathMinMs: minMs, linkMs: 0, medianMs: +stats.median(times).toFixed(3), samples: times.map(t => +t.toFixed(3)) }
+  } catch (err) {
+    log(`  no TCP connect to the replay of ${o.origin} at ${o.address}:${o.port} (${err.message}): no lower bound for time to first byte`)
+    return null
+  }
+}
+
+async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir = null }) {
+  const { cell } = entry
+  const url = cell.url
+  const { archive, facts } = readReplay(cell.har)
+  log(`  replaying ${facts.file} (recorded ${facts.recordedAt || 'at an unknown time'}, ${facts.pages.length} page${facts.pages.length === 1 ? '' : 's'}, ${facts.entries} entries, ${facts.origins.length} origins): page ${url}`)
+  for (const a of facts.assumed) log(`  assumed: ${a}`)
+  if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
+  const harDir = outDir ? path.join(outDir, 'har') : null
+  if (harDir) fs.mkdirSync(harDir, { recursive: true })
+  const key = (protocol, view) => `${protocol} ${view}`
+  const per = new Map(cell.protocols.flatMap(p => VIEWS.map(v => [key(p, v), { samples: [], loads: [], problems: [], costs: [], failures: 0 }])))
+  const failAll = (protocol, why) => {
+    for (const view of VIEWS) {
+      const p = per.get(key(protocol, view))
+      p.failures++
+      p.problems.push(why)
+    }
+  }
+  let version = null
+  let rtt = null
+  const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
+    const order = r % 2 ? [...cell.protocols].reverse() : cell.protocols
+    for (const protocol of order) {
+      const forced = FORCED[protocol]
+      let replay
+      try {
+        replay = await startReplay(archive, { protocol })
+      } catch (err) {
+        failAll(protocol, `the replay did not start: ${err.message.split('\n')[0]}`)
+        continue
+      }
+      try {
+        if (!rtt) {
+          rtt = await roundTripOf(replay, url, log)
+          if (rtt) log(`  round trip to the replay: ${rtt.minMs} ms at least (TCP connects, median ${rtt.medianMs} ms)`)
+        }
+        let b
+        try {
+          b = await openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, null, { protocolArgs: replayChromiumArgs(protocol, replay) })
+          b.connectionIds = new Set()
+          version = version || b.version
+        } catch (err) {
+          failAll(protocol, `the browser did not start: ${err.message.split('\n')[0]}`)
+          continue
+        }
+        try {
+          await loadViews({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir })
+        } finally {
+          await b.close().catch(() => {})
+        }
+      } finally {
+        await replay.close()
+      }
+    }
+  })
+  const note = budgetNote(repeats, planned, firstMs, budgetMs)
+  return cell.protocols.flatMap(protocol => VIEWS.map(view => {
+    const p = per.get(key(protocol, view))
+    const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link: null, repeats, note, browser: 'chromium', version, url })
+    const got = rowFacts(p.loads)
+    if (got.misses) row.note = [row.note, `${got.misses} requests over ${p.loads.length} loads the recording lacked (404): ${got.missed.join(', ')}`].filter(Boolean).join('; ')
+    row.replay = {
+      har: facts.file,
+      recordedAt: facts.recordedAt,
+      pages: facts.pages,
+      page: url,
+      source: facts.source,
+      server: SERVERS[protocol],
+      entries: facts.entries,
+      served: got.servedMedian,
+      misses: got.misses,
+      missed: got.missed,
+      assumed: facts.assumed
+    }
+    return row
+  }))
+}
+
+// The cold load and the repeat view of one browser, each with the replay's facts of that load.
+async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir }) {
+  let coldFailed = false
+  for (const view of VIEWS) {
+    const p = per.get(key(protocol, view))
+    if (view !== 'cold' && coldFailed) {
+      p.failures++
+      p.problems.push('no repeat view: the cold load failed')
+      continue
+    }
+    try {
+      const name = `replay${entry.index + 1}-${protocol}-r${r + 1}-${view}`
+      const before = snapshot(replay.app)
+      const measured = await measureLoad(b, { url, name, title: `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`, view, protocol: forced, harDir, outDir })
+      p.costs.push(measured.costs)
+      const problem = problemOf(measured.load, forced)
+      const record = { repeat: r + 1, ...measured.record, replay: loadFacts(before, snapshot(replay.app)), problem }
+      p.loads.push(record)
+      if (problem) {
+        p.failures++
+        p.problems.push(problem)
+        coldFailed = coldFailed || view === 'cold'
+      } else p.samples.push(record.onload)
+    } catch (err) {
+      coldFailed = coldFailed || view === 'cold'
+      p.failures++
+      p.problems.push(`failed: ${err.message.split('\n')[0]}`)
+    }
+  }
+}
+
+module.exports = { runReplayCell }

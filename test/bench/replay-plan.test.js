@@ -1,0 +1,82 @@
+'use strict'
+
+// The replay experiment's plain logic (bench/cells/replay-plan.js): the pages of a HAR, when it was recorded,
+// what its archive assumed, Chromium's switches per protocol, and the misses of one load.
+const assert = require('node:assert/strict')
+const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, FORCED } = require('../../bench/cells/replay-plan')
+const { HarError } = require('../../server/replay/har-check')
+const { h2benchHar, devtoolsHar } = require('../server/replay/har-fixture')
+
+const at = t => new Date(Date.UTC(2026, 0, 1, 0, 0, t)).toISOString()
+const entry = (url, t, pageref) => ({ startedDateTime: at(t), request: { url }, ...(pageref ? { pageref } : {}) })
+
+describe('replay: the plan of a replayed HAR', () => {
+  it('pages: each page\'s first https entry by start time, else its title when the HAR has it, each once; else the first entry', () => {
+    const har = {
+      log: {
+        pages: [{ id: 'p1', title: 'whatever' }, { id: 'p2', title: 'https://b.example/two' }, { id: 'p3', title: 'https://a.example/' }, { id: 'p4', title: 'not a url' }],
+        entries: [
+          entry('https://a.example/app.js', 3, 'p1'),
+          entry('http://a.example/', 1, 'p1'), // not https: never a page
+          entry('https://a.example/', 2, 'p1'),
+          entry('https://b.example/two', 5),
+          entry('https://a.example/again', 9, 'p3')
+        ]
+      }
+    }
+    assert.deepEqual(pagesOf(har), ['https://a.example/', 'https://b.example/two', 'https://a.example/again'])
+    assert.deepEqual(pagesOf({ log: { entries: [entry('https://x.example/b', 2), entry('https://x.example/a', 1)] } }), ['https://x.example/a'])
+    assert.deepEqual(pagesOf({ log: { pages: [{ id: 'p', title: 'https://gone.example/' }], entries: [entry('https://x.example/', 1)] } }), ['https://x.example/'])
+    assert.deepEqual(pagesOf(h2benchHar()), ['https://a.example/'])
+  })
+
+  it('recordedAt: the recorder\'s, else the first page\'s or entry\'s start', () => {
+    const har = h2benchHar()
+    har.log._h2bench.recordedAt = '2026-01-02T03:04:05.000Z'
+    assert.equal(recordedAtOf(har), '2026-01-02T03:04:05.000Z')
+    assert.equal(recordedAtOf(devtoolsHar()), '2026-11-27T10:00:00.000Z')
+    assert.equal(recordedAtOf({ log: { entries: [entry('https://x.example/', 7)] } }), '2026-01-01T00:00:07.000Z')
+  })
+
+  it('facts of the recorder\'s HAR: nothing assumed but the entries not replayed; of a DevTools HAR, every assumption named per origin', () => {
+    const own = replayOfText(JSON.stringify(h2benchHar()), 'site.har')
+    assert.deepEqual({ ...own.facts, assumed: undefined }, {
+      file: 'site.har', recordedAt: '2026-11-27T10:00:00.000Z', pages: ['https://a.example/'], source: 'h2bench', browser: 'Chromium 140.0.0.0',
+      entries: 10, origins: ['https://a.example', 'https://b.example', 'https://c.example:8443'], assumed: undefined
+    })
+    assert.deepEqual(own.facts.assumed, ['1 entries not replayed (http://plain.example/: http: is not replayed (https only))'])
+    assert.equal(own.archive.entries.length, 10)
+    const dev = replayOfText(JSON.stringify(devtoolsHar()), 'devtools.har').facts
+    assert.equal(dev.source, 'devtools')
+    assert.match(dev.assumed[0], /^no log\._h2bench: origins, addresses, certificates and server times derived/)
+    assert.ok(dev.assumed.includes('https://b.example: its certificate assumed to name only b.example, and not shared with any other origin'), dev.assumed.join('\n'))
+    assert.ok(dev.assumed.some(a => /^https:\/\/c\.example:8443: server time taken as timings\.wait less its smallest TCP connect time, 20 ms$/.test(a)), dev.assumed.join('\n'))
+    assert.deepEqual(assumptionsOf({ assumed: [], origins: [{ origin: 'https://x', assumed: ['y'] }], summary: { skipped: [] } }), ['https://x: y'])
+  })
+
+  it('a file that is no HAR: the archive\'s own error, naming the file', () => {
+    assert.throws(() => replayOfText('{"log":{"version":"1.2"}}', 'x.har'), err => err instanceof HarError && /^x\.har: log\.entries is missing/.test(err.message))
+    assert.throws(() => replayOfText('nope', 'x.har'), err => err instanceof HarError && /^x\.har is not JSON/.test(err.message))
+  })
+
+  it('Chromium\'s switches: the resolver rules always; h1 without h2 and QUIC, h2 and h2-spdy without QUIC, h3 forced on every origin', () => {
+    const replay = { hostResolverRules: 'MAP a.example 127.0.1.1,MAP c.example 127.0.1.2', origins: [{ host: 'a.example', port: 443 }, { host: 'c.example', port: 8443 }] }
+    const rules = '--host-resolver-rules=MAP a.example 127.0.1.1,MAP c.example 127.0.1.2'
+    assert.deepEqual(replayChromiumArgs('h1', replay), ['--disable-http2', '--disable-quic', rules])
+    assert.deepEqual(replayChromiumArgs('h2', replay), ['--disable-quic', rules])
+    assert.deepEqual(replayChromiumArgs('h2-spdy', replay), ['--disable-quic', rules])
+    assert.deepEqual(replayChromiumArgs('h3', replay), ['--enable-quic', '--origin-to-force-quic-on=a.example:443,c.example:8443', rules])
+    assert.throws(() => replayChromiumArgs('h4', replay), /unknown replay protocol "h4"/)
+    assert.deepEqual(FORCED, { h1: 'h1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' })
+  })
+
+  it('a load\'s facts: the entries served and the misses between two snapshots, the new ones named; a row\'s over its loads', () => {
+    const snap = (served, missed) => ({ served: { total: served }, misses: { total: missed.length, requests: missed.map(url => ({ method: 'GET', url })) } })
+    const a = loadFacts(snap(4, ['https://a.example/favicon.ico']), snap(9, ['https://a.example/favicon.ico', 'https://a.example/x', 'https://b.example/y']))
+    assert.deepEqual(a, { served: 5, misses: 2, missed: ['GET https://a.example/x', 'GET https://b.example/y'] })
+    const b = { served: 4, misses: 1, missed: ['GET https://a.example/x'] }
+    const c = { served: 6, misses: 0, missed: [] }
+    assert.deepEqual(rowFacts([a, b, c].map(replay => ({ replay }))), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'] })
+    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [] })
+  })
+})

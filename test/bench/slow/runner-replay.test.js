@@ -1,0 +1,156 @@
+'use strict'
+
+// `npm run bench -- replay --har …`, the real command (bin/h2bench-run.js), on a
+// HAR of three origins built here (test/server/replay/har-fixture.js's
+// recorder HAR, its page now loading one resource of each origin, nothing
+// else in it): a.example and b.example on one address and certificate,
+// c.example:8443 on its own. Replayed over h1, h2 and h3 (Caddy), twice,
+// alternating. What must hold whatever the figures: every load good, every
+// request over the protocol forced (or a repeat view's from the cache), each
+// cold load's requests and body bytes those of the HAR, the replay missing
+// nothing (a favicon at most), and the report naming the HAR replayed. Then
+// the same HAR less one entry (the script): that request is a miss, counted and named.
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { validateResults } = require('../../../bench/report/runner/results-schema')
+const { findChrome } = require('../../../harness/chromium')
+const { mayBuildHere } = require('../../../link/namespace')
+const { edgeUnavailableReason } = require('../../../server/edge/caddy')
+const { runNode } = require('../../support/run-node')
+const { h2benchHar, PNG, BODIES } = require('../../server/replay/har-fixture')
+
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
+const REPEATS = 2
+const WIRE = { h1: 'http/1.1', h2: 'h2', h3: 'h3' }
+const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
+  '<img src="https://b.example/logo.png"><link rel="stylesheet" href="https://c.example:8443/gone">\n'
+// The page's requests and each one's body as served (decoded, identity: no content-encoding left in the HAR).
+const LOADED = {
+  'https://a.example/': Buffer.byteLength(PAGE),
+  'https://a.example/app.js?v=1': BODIES['https://a.example/app.js?v=1'].length,
+  'https://b.example/logo.png': PNG.length,
+  'https://c.example:8443/gone': 1234 // recorded without its body (bodyComplete false): served as that many bytes
+}
+const BODY_BYTES = Object.values(LOADED).reduce((a, n) => a + n, 0)
+
+// The recorder's HAR of the three origins, holding exactly the page's four entries, none content-encoded.
+function siteHar ({ without = null } = {}) {
+  const har = h2benchHar()
+  har.log.entries = har.log.entries.filter(e => e.request.url in LOADED && e.request.url !== without)
+  for (const e of har.log.entries) e.response.headers = e.response.headers.filter(h => !/^content-(encoding|length)$/i.test(h.name))
+  har.log.entries.find(e => e.request.url === 'https://a.example/').response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
+  return har
+}
+
+const favicon = m => /\/favicon\.ico$/.test(m)
+
+describe('npm run bench -- replay --har … (the real command, three origins over h1, h2 and h3)', function () {
+  this.timeout(600000)
+  let dir = null
+  let harFile = null
+  let result = null
+  let json = null
+  let report = null
+  let protocols = ['h1', 'h2', 'h3']
+
+  before(async function () {
+    const why = !findChrome() ? 'no Chromium' : !mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null
+    if (why) {
+      process.stdout.write(`      (skipped: ${why})\n`)
+      this.skip()
+    }
+    if (edgeUnavailableReason()) {
+      process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
+      protocols = ['h1', 'h2']
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-replay-'))
+    harFile = path.join(dir, 'site.har')
+    fs.writeFileSync(harFile, JSON.stringify(siteHar()))
+    result = await runNode(RUN, ['replay', '--har', harFile, '--protocols', protocols.join(','), '--repeats', String(REPEATS), '--out', path.join(dir, 'out')])
+    json = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'))
+    report = fs.readFileSync(path.join(dir, 'out', 'report.md'), 'utf8')
+  })
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('exits 0 with a results.json that matches its schema: a row per protocol and view, each naming the HAR replayed', () => {
+    assert.equal(result.code, 0, result.stderr)
+    assert.deepEqual(validateResults(json), [])
+    assert.deepEqual(json.results.map(r => `${r.lane} ${r.mode}`), protocols.flatMap(p => [`${p} cold`, `${p} repeat`]))
+    assert.deepEqual(json.environment.replay, { har: harFile, protocols, pages: ['https://a.example/'], recordedAt: '2026-11-27T10:00:00.000Z' })
+    for (const r of json.results) {
+      assert.equal(r.replay.har, harFile)
+      assert.equal(r.replay.recordedAt, '2026-11-27T10:00:00.000Z')
+      assert.deepEqual(r.replay.pages, ['https://a.example/'])
+      assert.equal(r.replay.source, 'h2bench')
+      assert.deepEqual(r.replay.assumed, [])
+    }
+  })
+
+  it('every load good, over the protocol forced, from the replay', () => {
+    for (const r of json.results) {
+      const what = `${r.lane} ${r.mode}: ${r.note}`
+      assert.equal(r.failures, 0, what)
+      assert.equal(r.repeatsGot, REPEATS, what)
+      assert.equal(r.protocol, WIRE[r.lane], what)
+      const tally = Object.fromEntries(r.site.protocols.split(', ').map(x => x.split(' ×')).map(([k, n]) => [k, Number(n)]))
+      assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && r.mode === 'repeat')), [], what)
+      for (const load of r.site.loads) {
+        // Only the favicon may have missed; nothing else the page asked lacks a recording.
+        assert.deepEqual(load.replay.missed.filter(m => !favicon(m)), [], what)
+        assert.ok(load.replay.misses <= 1, `${what}: ${JSON.stringify(load.replay)}`)
+      }
+    }
+  })
+
+  it('each cold load: the HAR\'s requests and body bytes, every origin answered by the replay', () => {
+    for (const r of json.results.filter(x => x.mode === 'cold')) {
+      for (const load of r.site.loads) {
+        const what = `${r.lane} repeat ${load.repeat}: ${JSON.stringify(load)}`
+        const har = JSON.parse(fs.readFileSync(path.join(dir, 'out', load.har), 'utf8'))
+        const urls = har.log.entries.map(e => e.request.url).filter(u => !favicon(u))
+        assert.deepEqual(urls.sort(), Object.keys(LOADED).sort(), what)
+        assert.equal(load.requests - (har.log.entries.length - urls.length), Object.keys(LOADED).length, what)
+        const bodies = har.log.entries.filter(e => !favicon(e.request.url)).reduce((a, e) => a + e.response.bodySize, 0)
+        assert.equal(bodies, BODY_BYTES, what)
+        assert.equal(load.replay.served, Object.keys(LOADED).length, what)
+        assert.deepEqual(Object.keys(load.origins).sort(), ['https://a.example', 'https://b.example', 'https://c.example:8443'], what)
+        assert.ok(load.newConnections >= 2, what) // c.example:8443 has an address and certificate of its own
+      }
+    }
+  })
+
+  it('the report says it replayed that HAR: file, when recorded, pages', () => {
+    assert.match(report, new RegExp(`Replay of ${harFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: recorded 2026-11-27T10:00:00.000Z`))
+    assert.match(report, /1 page, 4 entries for the replay to serve from loopback as recorded/)
+  })
+
+  it('--from rebuilds the same report from results.json alone (the replay\'s cells from its environment)', async () => {
+    const rebuilt = path.join(dir, 'rebuilt')
+    const r = await runNode(RUN, ['--from', path.join(dir, 'out', 'results.json'), '--out', rebuilt])
+    assert.equal(r.code, 0, r.stderr)
+    const again = fs.readFileSync(path.join(rebuilt, 'report.md'), 'utf8')
+    const tableOf = md => md.split('\n').filter(l => l.startsWith('| https://a.example/ |'))
+    assert.ok(tableOf(report).length > 0)
+    assert.deepEqual(tableOf(again), tableOf(report))
+  })
+
+  it('a HAR without the script: that request a miss, counted and named, the load still good', async () => {
+    const lacking = path.join(dir, 'lacking.har')
+    fs.writeFileSync(lacking, JSON.stringify(siteHar({ without: 'https://a.example/app.js?v=1' })))
+    const out = path.join(dir, 'lacking')
+    const r = await runNode(RUN, ['replay', '--har', lacking, '--protocols', 'h2', '--repeats', '1', '--out', out])
+    assert.equal(r.code, 0, r.stderr)
+    const rows = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).results
+    const cold = rows.find(x => x.mode === 'cold')
+    assert.equal(cold.failures, 0, cold.note)
+    assert.ok(cold.replay.misses >= 1, JSON.stringify(cold.replay))
+    assert.ok(cold.replay.missed.includes('GET https://a.example/app.js?v=1'), JSON.stringify(cold.replay))
+    assert.deepEqual(cold.replay.missed.filter(m => !favicon(m) && m !== 'GET https://a.example/app.js?v=1'), [])
+    assert.match(cold.note, /the recording lacked \(404\): .*GET https:\/\/a\.example\/app\.js\?v=1/)
+    assert.equal(cold.replay.entries, 3)
+  })
+})
