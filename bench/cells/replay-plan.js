@@ -11,6 +11,7 @@ const fs = require('node:fs')
 const { parseHar, HarError } = require('../../server/replay/har-check')
 const { archiveFromHar } = require('../../server/replay/archive')
 const { PROTOCOLS } = require('../../server/replay/serve')
+const { summarizeHar } = require('../../harness/har/har')
 
 // The replay's protocols (--protocols) and the one each forces in the browser (force-protocol.js's name):
 // h2-spdy is HTTP/2 served by spdy instead of node:http2.
@@ -56,17 +57,19 @@ function assumptionsOf (archive) {
   ]
 }
 
-// A HAR's text → { archive, facts: { file, recordedAt, pages, source, browser, entries, origins, assumed } }.
+// A HAR's text → { archive, recorded (recordedLoadsOf), facts: { file, recordedAt, pages, source, browser, entries, origins, assumed } }.
 // HarError (server/replay/har-check.js) naming the file and the field when it cannot be replayed.
 function replayOfText (text, file) {
   const har = parseHar(text, file)
   const archive = archiveFromHar(har, { file })
+  const pages = pagesOf(har)
   return {
     archive,
+    recorded: recordedLoadsOf(har, pages),
     facts: {
       file,
       recordedAt: recordedAtOf(har),
-      pages: pagesOf(har),
+      pages,
       source: archive.source,
       browser: archive.browser,
       entries: archive.summary.served,
@@ -119,6 +122,50 @@ function rowFacts (loads) {
   }
 }
 
+// The recorded load of each page, summed as a load's own HAR is (harness/har/har.js summarizeHar): the entries
+// of the HAR page its first request belongs to (every https entry when it has none) → { [page url]: { requests,
+// bodyBytes, origins: { origin: { requests, connections (distinct connection ids, null without ids) } } } }.
+function recordedLoadsOf (har, pages) {
+  const entries = har.log.entries.filter(e => https(e.request && e.request.url))
+  return Object.fromEntries(pages.map(url => {
+    const first = entries.find(e => e.request.url === url && e.pageref)
+    const s = summarizeHar({ entries: first ? entries.filter(e => e.pageref === first.pageref) : entries })
+    const origins = Object.fromEntries(Object.entries(s.origins).map(([o, v]) => [o, { requests: v.requests, connections: v._connectionIds ?? null }]))
+    return [url, { requests: s.requests, bodyBytes: s.bodyBytes, origins }]
+  }))
+}
+
+// How faithful a row's cold loads were to the recording of their page (`recorded`: recordedLoadsOf's): the
+// requests and each origin's requests equal, as a replay must be to be one; the body bytes as a ratio (an encoding
+// made again may differ by a few bytes: gzip's level); each origin's connections beside the recording's (equal
+// only where the recorded protocol was forced). The median load (by onload) speaks, as for the row's origins; a
+// repeat view (its cache and open connections) or a row without a good load → null.
+function fidelityOf (recorded, site) {
+  if (!recorded || !site || site.view !== 'cold' || !site.origins) return null
+  const good = (site.loads || []).filter(l => !l.problem)
+  const bytes = good.map(l => l.bodyBytes).filter(b => b > 0).sort((a, b) => a - b)
+  const bodyBytes = bytes.length ? bytes[(bytes.length - 1) >> 1] : null
+  const names = [...new Set([...Object.keys(recorded.origins), ...Object.keys(site.origins)])].sort()
+  const origins = names.map(origin => ({
+    origin,
+    recorded: recorded.origins[origin] ? recorded.origins[origin].requests : 0,
+    replayed: site.origins[origin] ? site.origins[origin].requests : 0,
+    recordedConnections: recorded.origins[origin] ? recorded.origins[origin].connections : null,
+    replayedConnections: site.origins[origin] ? site.origins[origin].newConnections ?? null : null
+  }))
+  return {
+    recordedRequests: recorded.requests,
+    requests: site.requests,
+    requestsEqual: site.requests === recorded.requests,
+    originsEqual: origins.every(o => o.recorded === o.replayed),
+    recordedBodyBytes: recorded.bodyBytes,
+    bodyBytes,
+    bodyBytesRatio: bodyBytes !== null && recorded.bodyBytes > 0 ? +(bodyBytes / recorded.bodyBytes).toFixed(4) : null,
+    origins
+  }
+}
+
 module.exports = {
+  recordedLoadsOf, fidelityOf,
   REPLAY_PROTOCOLS, FORCED, SERVERS, pagesOf, recordedAtOf, assumptionsOf, replayOfText, readReplay, replayChromiumArgs, loadFacts, rowFacts
 }

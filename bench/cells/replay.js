@@ -25,7 +25,7 @@ const { openSiteBrowser } = require('./site-browser')
 const { measureLoad, siteRow, problemOf, VIEWS } = require('./site-url')
 const { repeatWithinBudget } = require('./helpers')
 const { budgetNote } = require('./budget')
-const { readReplay, replayChromiumArgs, loadFacts, rowFacts, FORCED, SERVERS } = require('./replay-plan')
+const { readReplay, replayChromiumArgs, loadFacts, rowFacts, fidelityOf, FORCED, SERVERS } = require('./replay-plan')
 
 const snapshot = app => ({ served: app.served(), misses: app.misses() })
 
@@ -46,7 +46,7 @@ async function roundTripOf (replay, url, log) {
 async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir = null }) {
   const { cell } = entry
   const url = cell.url
-  const { archive, facts } = readReplay(cell.har)
+  const { archive, facts, recorded } = readReplay(cell.har)
   log(`  replaying ${facts.file} (recorded ${facts.recordedAt || 'at an unknown time'}, ${facts.pages.length} page${facts.pages.length === 1 ? '' : 's'}, ${facts.entries} entries, ${facts.origins.length} origins): page ${url}`)
   for (const a of facts.assumed) log(`  assumed: ${a}`)
   if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
@@ -115,7 +115,8 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
       served: got.servedMedian,
       misses: got.misses,
       missed: got.missed,
-      assumed: facts.assumed
+      assumed: facts.assumed,
+      fidelity: fidelityOf(recorded[url], row.site)
     }
     return row
   }))

@@ -3,7 +3,8 @@
 // The replay experiment's plain logic (bench/cells/replay-plan.js): the pages of a HAR, when it was recorded,
 // what its archive assumed, Chromium's switches per protocol, and the misses of one load.
 const assert = require('node:assert/strict')
-const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, FORCED } = require('../../bench/cells/replay-plan')
+const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, recordedLoadsOf, fidelityOf, FORCED } = require('../../bench/cells/replay-plan')
+const tables = require('../../bench/report/tables/replay')
 const { HarError } = require('../../server/replay/har-check')
 const { h2benchHar, devtoolsHar } = require('../server/replay/har-fixture')
 
@@ -78,5 +79,33 @@ describe('replay: the plan of a replayed HAR', () => {
     const c = { served: 6, misses: 0, missed: [] }
     assert.deepEqual(rowFacts([a, b, c].map(replay => ({ replay }))), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'] })
     assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [] })
+  })
+
+  it('fidelity: a cold load against the recording of its page, origin by origin; none for a repeat view', () => {
+    const rec = (url, pageref, connection, bodySize) => ({ startedDateTime: at(1), pageref, request: { method: 'GET', url }, response: { status: 200, bodySize }, connection })
+    const har = {
+      log: {
+        pages: [{ id: 'p1', title: 'one' }, { id: 'p2', title: 'two' }],
+        entries: [rec('https://a.example/', 'p1', '1', 1000), rec('https://a.example/app.js', 'p1', '1', 500), rec('https://b.example/i.png', 'p1', '2', 300),
+          rec('https://b.example/i.png', 'p1', '3', 300), rec('https://a.example/two', 'p2', '1', 50), rec('http://plain.example/', 'p1', '9', 1)]
+      }
+    }
+    const recorded = recordedLoadsOf(har, ['https://a.example/', 'https://a.example/two'])
+    assert.deepEqual(recorded['https://a.example/'], { requests: 4, bodyBytes: 2100, origins: { 'https://a.example': { requests: 2, connections: 1 }, 'https://b.example': { requests: 2, connections: 2 } } })
+    assert.deepEqual(recorded['https://a.example/two'], { requests: 1, bodyBytes: 50, origins: { 'https://a.example': { requests: 1, connections: 1 } } })
+    const load = (bodyBytes, problem = null) => ({ bodyBytes, problem })
+    const site = { view: 'cold', requests: 4, origins: { 'https://a.example': { requests: 2, newConnections: 1 }, 'https://b.example': { requests: 2, newConnections: 1 } }, loads: [load(2110), load(2100), load(2090), load(5, 'no load event')] }
+    const f = fidelityOf(recorded['https://a.example/'], site)
+    assert.deepEqual([f.requests, f.recordedRequests, f.requestsEqual, f.originsEqual, f.bodyBytes, f.bodyBytesRatio], [4, 4, true, true, 2100, 1])
+    assert.deepEqual(f.origins[1], { origin: 'https://b.example', recorded: 2, replayed: 2, recordedConnections: 2, replayedConnections: 1 })
+    // One origin short: unequal, and the table names it.
+    const short = fidelityOf(recorded['https://a.example/'], { ...site, requests: 3, origins: { ...site.origins, 'https://b.example': { requests: 1, newConnections: 1 } } })
+    assert.deepEqual([short.requestsEqual, short.originsEqual], [false, false])
+    assert.equal(fidelityOf(recorded['https://a.example/'], { ...site, view: 'repeat' }), null)
+    assert.equal(fidelityOf(undefined, site), null)
+    const row = fidelity => ({ cell: 'c', preset: 'https://a.example/', browser: 'chromium', samples: [], failures: 0, lane: 'h2', mode: 'cold', replay: { har: 'site.har', recordedAt: null, pages: ['https://a.example/'], page: 'https://a.example/', source: 'h2bench', server: 'node:http2', entries: 5, served: 4, misses: 0, missed: [], assumed: [], fidelity } })
+    const table = tables([row(short)]).find(t => /^Fidelity/.test(t.title))
+    assert.deepEqual(table.body[0].slice(0, 5), ['https://a.example/', 'h2', '3 (4)', 'differ', 'differ: https://b.example 1 of 2'])
+    assert.match(table.body[0][6], /https:\/\/b\.example: 1 \(recorded 2\)/)
   })
 })

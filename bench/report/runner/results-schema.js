@@ -128,8 +128,9 @@ const OPTIONAL = {
   },
   // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
   // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per
-  // load), the requests the recording lacked (404s over the row's loads, the first few named), what it assumed.
-  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]' },
+  // load), the requests the recording lacked (404s over the row's loads, the first few named), what it assumed,
+  // and its fidelity to the recording (cold rows: bench/cells/replay-plan.js fidelityOf; null for a repeat view).
+  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null' },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',

@@ -19,5 +19,16 @@ module.exports = function tables (rows) {
     head: ['page', 'forced', 'view', 'server', 'entries served', 'misses', 'missed'],
     body: withReplay.map(r => [r.replay.page, r.lane, r.mode, r.replay.server, r.replay.served ?? '–', r.replay.misses, r.replay.missed.join(', ') || '–'])
   })
+  const faithful = withReplay.filter(r => r.replay.fidelity)
+  if (faithful.length) {
+    const f = r => r.replay.fidelity
+    const conns = o => `${o.origin}: ${o.replayedConnections ?? '–'} (recorded ${o.recordedConnections ?? '–'})`
+    out.push({
+      title: 'Fidelity: each row\'s cold load (the median by onload) against the recording of its page: a replay is one only when its requests, and each origin\'s, are the recorded ones; body bytes as a ratio (an encoding made again may differ by a few bytes); connections per origin beside the recording\'s (alike only where the recorded protocol was forced)',
+      head: ['page', 'forced', 'requests (recorded)', 'requests', 'each origin\'s requests', 'body bytes ÷ recorded', 'connections per origin (recorded)'],
+      body: faithful.map(r => [r.replay.page, r.lane, `${f(r).requests ?? '–'} (${f(r).recordedRequests})`, f(r).requestsEqual ? 'equal' : 'differ', f(r).originsEqual ? 'equal' : `differ: ${f(r).origins.filter(o => o.recorded !== o.replayed).map(o => `${o.origin} ${o.replayed} of ${o.recorded}`).join(', ')}`,
+        f(r).bodyBytesRatio === null ? '–' : `${f(r).bodyBytesRatio.toFixed(3)}×`, f(r).origins.map(conns).join('; ')])
+    })
+  }
   return [...out, ...siteTables(rows).map(t => ({ ...t, title: `Replay: ${t.title}` }))]
 }

@@ -103,6 +103,9 @@ describe('record once, replay: the replay of the static site (nginx and Caddy) l
         assert.deepEqual(Object.keys(conns(b)).sort(), Object.keys(conns(a)).sort(), what)
         if (protocol === 'h2') assert.deepEqual(conns(b), conns(a), what)
         else for (const n of [...Object.values(conns(a)), ...Object.values(conns(b))]) assert.ok(n >= 1 && n <= 6, `${what}: ${n}`)
+        // The replay's own report of its fidelity, against the recording (not the live load): equal requests, per origin too.
+        const row = replayed.results.find(r => r.site.url === url && r.lane === protocol && r.mode === 'cold')
+        assert.deepEqual([row.replay.fidelity.requestsEqual, row.replay.fidelity.originsEqual], [true, true], `${what}: ${JSON.stringify(row.replay.fidelity)}`)
       }
     })
   }

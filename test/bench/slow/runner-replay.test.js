@@ -120,6 +120,13 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
         assert.deepEqual(Object.keys(load.origins).sort(), ['https://a.example', 'https://b.example', 'https://c.example:8443'], what)
         assert.ok(load.newConnections >= 2, what) // c.example:8443 has an address and certificate of its own
       }
+      // The row's fidelity to the recording: every recorded request, per origin too; beyond them only the favicon
+      // the browser asked for itself (a miss: this HAR was written by hand, without one).
+      const f = r.replay.fidelity
+      const extra = r.site.loads.map(l => JSON.parse(fs.readFileSync(path.join(dir, 'out', l.har), 'utf8')).log.entries.filter(e => favicon(e.request.url)).length)
+      assert.equal(f.recordedRequests, Object.keys(LOADED).length, JSON.stringify(f))
+      assert.ok(extra.includes(f.requests - f.recordedRequests), JSON.stringify({ f, extra }))
+      assert.deepEqual(f.origins.filter(o => o.recorded !== o.replayed).map(o => o.origin).filter(o => o !== 'https://a.example' || f.requests === f.recordedRequests), [], JSON.stringify(f))
     }
   })
 
