@@ -285,8 +285,10 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
     // RFC 9000 §8.1 again, for many connections at once: 300 clients send a
     // valid Initial (so the server does a TLS handshake for each: signs with
     // its key) and never answer. The server's bytes stay within 3× plus a
-    // datagram per connection, and real clients are still served.
-    it('300 handshakes begun and abandoned: within the anti-amplification limit, a normal request answered during and after (RFC 9000 §8.1)', async () => {
+    // datagram per connection, and real clients are still served: after the flood always; during it, the server may
+    // refuse a new connection outright (quic-go's CONNECTION_REFUSED while its queue of handshakes is full, as long
+    // as a loaded machine keeps it full: RFC 9000 §5.2.2, a server's right), but never leaves it unanswered.
+    it('300 handshakes begun and abandoned: within the anti-amplification limit, a normal request answered (or refused outright) during and answered after (RFC 9000 §8.1)', async () => {
       const HANDSHAKES = 300
       const p = await peer()
       const started = performance.now()
@@ -295,7 +297,10 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
         await p.send(q.clientInitial({ dcid: crypto.randomBytes(8), scid, crypto: q.clientHello({ scid }), size: 1200 }))
       }
       const sendMs = Math.round(performance.now() - started)
-      const during = normalRequest()
+      const during = normalRequest().catch(err => {
+        if (/CONNECTION_REFUSED/.test(err.message)) return 'refused (CONNECTION_REFUSED)'
+        throw err
+      })
       await p.wait(Infinity, 2500)
       const duringMs = await during
       const afterMs = await normalRequest()
@@ -308,7 +313,7 @@ describe('h3 lane: QUIC and HTTP/3 conformance and robustness', function () {
       const bytes = p.bytes()
       record('abandoned handshakes', `${HANDSHAKES} Initials sent in ${sendMs} ms: ${p.received.length} datagrams back ` +
         `(${Object.entries(byType).map(([k, v]) => `${v} ${k}`).join(', ')}), ${(bytes / (HANDSHAKES * 1200)).toFixed(2)}× the bytes received; ` +
-        `normal request ${duringMs} ms during, ${afterMs} ms after`)
+        `normal request ${typeof duringMs === 'number' ? `${duringMs} ms` : duringMs} during, ${afterMs} ms after`)
       assert.ok(bytes <= HANDSHAKES * (3 * 1200 + 1500), `sent ${bytes} bytes for ${HANDSHAKES * 1200} received`)
       assert.ok(caddyAlive(), 'Caddy died')
     })
