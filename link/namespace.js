@@ -21,6 +21,15 @@ const run = promisify(execFile)
 // EBUSY), so instances running at the same time never share one.
 const INDEXES = 32768
 
+// More addresses on the lanes' side (addServerAddresses: the replay's one per
+// recorded address) come from 100.64.0.0/10 (RFC 6598, shared address space:
+// never routed on the internet, only behind a carrier's NAT), because the /30s
+// fill 198.18.0.0/15 to its end (32768 × 4). The /10 is exactly 32768 × 128:
+// link index i owns the /25 at 100.64.0.0 + 128i, so the index's lock covers
+// it too and two links never share one. They live only in the namespaces a
+// link is built in (never the host's), like the /30s.
+const SERVER_ADDRESSES = 128
+
 // This machine cannot make a packet-level link (no /dev/net/tun, no namespaces, …): the message says why.
 class LinkUnavailableError extends UserError {
   constructor (message, options = {}) {
@@ -86,6 +95,13 @@ function addressOf (index, host) {
   return [n >>> 24, n >>> 16 & 255, n >>> 8 & 255, n & 255].join('.')
 }
 
+// The k-th (from 0) extra server address of link `index`: 100.64.0.0 + 128 × index + k.
+function serverAddressOf (index, k) {
+  if (!(Number.isInteger(k) && k >= 0 && k < SERVER_ADDRESSES)) throw new RangeError(`a link has ${SERVER_ADDRESSES} extra server addresses (0…${SERVER_ADDRESSES - 1}); asked for number ${k}`)
+  const n = (100 << 24 | 64 << 16) + index * SERVER_ADDRESSES + k
+  return [n >>> 24, n >>> 16 & 255, n >>> 8 & 255, n & 255].join('.')
+}
+
 // Why the link cannot run here, or null.
 function unavailableReason () {
   if (process.platform !== 'linux') return `the packet-level link needs Linux (network namespaces and TUN devices); this is ${process.platform}`
@@ -123,6 +139,22 @@ async function ip (args, { ns } = {}) {
   } catch (err) {
     throw new Error(`ip ${args.join(' ')}${ns ? ' (client namespace)' : ''}: ${String(err.stderr || err.message).trim()}`, { cause: err })
   }
+}
+
+// `ip -batch -`: many `ip` commands in one process, here or in the namespace of process `ns`.
+function ipBatch (lines, { ns } = {}) {
+  const cmd = ns ? 'nsenter' : 'ip'
+  const args = ns ? [`--net=/proc/${ns}/ns/net`, '--', 'ip', '-batch', '-'] : ['-batch', '-']
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['pipe', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', d => { stderr += d })
+    child.once('error', reject)
+    child.once('exit', code => code === 0
+      ? resolve()
+      : reject(new Error(`ip -batch${ns ? ' (client namespace)' : ''} (${lines[0]}${lines.length > 1 ? ', …' : ''}): ${stderr.trim() || `exit ${code}`}`)))
+    child.stdin.end(lines.join('\n') + '\n')
+  })
 }
 
 // A process that holds the client namespace open until its stdin closes.
@@ -168,7 +200,8 @@ function spawnerFor (pid, children) {
 
 // Opens a link: `commands` are the forwarder's `set` lines (link/spec.js
 // forwarderCommands). Resolves { index, serverAddress, clientAddress, pid,
-// forwarder, nsenterPrefix, spawnInside, configure, stats, close }.
+// forwarder, nsenterPrefix, spawnInside, serverAddresses, addServerAddresses(n),
+// configure, stats, close }.
 async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
   const why = unavailableReason()
   if (why) throw new LinkUnavailableError(why)
@@ -212,6 +245,23 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
     await ip(['link', 'set', clientTun, 'txqueuelen', '10000', 'up'], { ns: pid })
     const nsenterPrefix = ['nsenter', `--net=/proc/${pid}/ns/net`, '--']
     const spawnInside = spawnerFor(pid, children)
+    // More addresses on the lanes' side, each reached from the client only through its TUN (the forwarder,
+    // every effect of the link, its counters), as the lanes' own: n more of the link's /25 (SERVER_ADDRESSES),
+    // added to the server TUN (this namespace owns them: servers here bind them) and routed from the client's
+    // address in its namespace. They go with the devices when the link closes. → the n new addresses.
+    const serverAddresses = []
+    const addServerAddresses = async n => {
+      if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`addServerAddresses(n): n must be a whole number ≥ 0; got ${n}`)
+      if (serverAddresses.length + n > SERVER_ADDRESSES) {
+        throw new LinkUnavailableError(`a link has ${SERVER_ADDRESSES} extra server addresses; asked for ${serverAddresses.length + n}`)
+      }
+      const added = Array.from({ length: n }, (_, k) => serverAddressOf(index, serverAddresses.length + k))
+      if (!added.length) return added
+      await ipBatch(added.map(a => `addr add ${a}/32 dev ${serverTun}`))
+      await ipBatch(added.map(a => `route add ${a}/32 dev ${clientTun} src ${clientAddress}`), { ns: pid })
+      serverAddresses.push(...added)
+      return added
+    }
     return {
       index,
       clientTun,
@@ -222,6 +272,8 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
       forwarder,
       nsenterPrefix,
       spawnInside,
+      serverAddresses,
+      addServerAddresses,
       configure: lines => forwarder.configure(lines),
       stats: options => forwarder.stats(options),
       seed: seed => forwarder.seed(seed),
@@ -234,6 +286,7 @@ async function openLink (commands, { seed, start = process.pid * 7919 } = {}) {
 }
 
 module.exports = {
-  openLink, addressOf, unavailableReason, whichSync, startHolder, spawnerFor, ip, separateFromHost, inPrivateNamespace, currentNetns, mayBuildHere,
-  LinkUnavailableError, HostNamespaceError, INDEXES, PRIVATE_ENV, USERNS_ENV
+  openLink, addressOf, serverAddressOf, unavailableReason, whichSync, startHolder, spawnerFor, ip, separateFromHost, inPrivateNamespace, currentNetns,
+  mayBuildHere,
+  LinkUnavailableError, HostNamespaceError, INDEXES, SERVER_ADDRESSES, PRIVATE_ENV, USERNS_ENV
 }

@@ -13,7 +13,11 @@
 // the replay closed. Rows are site's (siteRow) with the replay's own facts:
 // the HAR (file, recordedAt, pages), what its archive assumed, the entries it
 // served per load, and the requests the recording lacked (404s, counted and
-// the first few named).
+// the first few named). With the cell's link (`replay --link spec`), as site's:
+// the link opened once for the cell, the replay on addresses of the link's
+// own (link/namespace.js addServerAddresses, one per replay address, recorded
+// ports kept), Chromium in the link's client namespace, so every request
+// crosses the link; the round trip is the link's on top of the local one.
 const fs = require('node:fs')
 const path = require('node:path')
 const stats = require('../../shared/stats')
@@ -23,33 +27,65 @@ const { ensureEdge } = require('../../harness/start-lanes')
 const { startReplay } = require('../../server/replay/serve')
 const { openSiteBrowser } = require('./site-browser')
 const { measureLoad, siteRow, problemOf, VIEWS } = require('./site-url')
-const { repeatWithinBudget } = require('./helpers')
+const { repeatWithinBudget, seedOf } = require('./helpers')
 const { budgetNote } = require('./budget')
 const { readReplay, replayChromiumArgs, loadFacts, rowFacts, fidelityOf, FORCED, SERVERS } = require('./replay-plan')
+const { addressCount } = require('../../server/replay/origins')
+const { openLink } = require('../../link/namespace')
+const { parseLinkSpec, rttMsOf } = require('../../link/spec')
+const { forwarderCommands } = require('../../link/forwarder-commands')
 
 const snapshot = app => ({ served: app.served(), misses: app.misses() })
 
-// The shortest TCP connect to the page's replay address (loopback: the bound's round trip), or null.
-async function roundTripOf (replay, url, log) {
+// The shortest TCP connect to the page's replay address from here (loopback, or the link's own address on this
+// side) plus, behind the link, the link's round trip (its delays less their jitter: site's), or null.
+async function roundTripOf (replay, url, log, link = null) {
   const o = replay.origins.find(x => x.origin === new URL(url).origin)
   if (!o) return null
   try {
     const times = await connectTimes(o.address, o.port)
-    const minMs = +Math.min(...times).toFixed(3)
-    return { minMs, pathMinMs: minMs, linkMs: 0, medianMs: +stats.median(times).toFixed(3), samples: times.map(t => +t.toFixed(3)) }
+    const pathMs = +Math.min(...times).toFixed(3)
+    const linkMs = link ? rttMsOf(link.spec, { min: true }) : 0
+    const samples = times.map(t => +t.toFixed(3))
+    return { minMs: +(pathMs + linkMs).toFixed(3), pathMinMs: pathMs, linkMs, medianMs: +stats.median(times).toFixed(3), samples }
   } catch (err) {
     log(`  no TCP connect to the replay of ${o.origin} at ${o.address}:${o.port} (${err.message}): no lower bound for time to first byte`)
     return null
   }
 }
 
-async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir = null }) {
+// With the cell's link: the link opened and one address of its own per replay address → { opened, spec, addresses,
+// natted: null } (siteRow's link), or null without one.
+async function openReplayLink (cell, archive, log) {
+  if (!cell.link) return null
+  const spec = parseLinkSpec(cell.link, { traces: false })
+  const opened = await openLink(forwarderCommands(spec))
+  try {
+    const addresses = await opened.addServerAddresses(addressCount(archive))
+    log(`  behind the link ${spec.description}: the replay on the link's addresses ${addresses.join(', ')}, Chromium in its client namespace`)
+    return { opened, spec, addresses, natted: null }
+  } catch (err) {
+    await opened.close()
+    throw err
+  }
+}
+
+async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir = null, seeding = null }) {
   const { cell } = entry
   const url = cell.url
   const { archive, facts, recorded } = readReplay(cell.har)
   log(`  replaying ${facts.file} (recorded ${facts.recordedAt || 'at an unknown time'}, ${facts.pages.length} page${facts.pages.length === 1 ? '' : 's'}, ${facts.entries} entries, ${facts.origins.length} origins): page ${url}`)
   for (const a of facts.assumed) log(`  assumed: ${a}`)
   if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
+  const link = await openReplayLink(cell, archive, log)
+  try {
+    return await measureReplay({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, outDir, seeding })
+  } finally {
+    if (link) await link.opened.close()
+  }
+}
+
+async function measureReplay ({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, outDir, seeding }) {
   const harDir = outDir ? path.join(outDir, 'har') : null
   if (harDir) fs.mkdirSync(harDir, { recursive: true })
   const key = (protocol, view) => `${protocol} ${view}`
@@ -69,19 +105,19 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
       const forced = FORCED[protocol]
       let replay
       try {
-        replay = await startReplay(archive, { protocol })
+        replay = await startReplay(archive, { protocol, addresses: link ? link.addresses : null })
       } catch (err) {
         failAll(protocol, `the replay did not start: ${err.message.split('\n')[0]}`)
         continue
       }
       try {
         if (!rtt) {
-          rtt = await roundTripOf(replay, url, log)
-          if (rtt) log(`  round trip to the replay: ${rtt.minMs} ms at least (TCP connects, median ${rtt.medianMs} ms)`)
+          rtt = await roundTripOf(replay, url, log, link)
+          if (rtt) log(`  round trip to the replay: ${rtt.minMs} ms at least (TCP connects, median ${rtt.medianMs} ms${link ? `, plus the link's ${rtt.linkMs} ms` : ''})`)
         }
         let b
         try {
-          b = await openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, null, { protocolArgs: replayChromiumArgs(protocol, replay) })
+          b = await openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, link ? link.opened : null, { protocolArgs: replayChromiumArgs(protocol, replay) })
           b.connectionIds = new Set()
           version = version || b.version
         } catch (err) {
@@ -89,7 +125,9 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
           continue
         }
         try {
-          await loadViews({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir })
+          // Every protocol of repeat r meets the link's same drops (paired, as site's: helpers.js seedOf).
+          const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
+          await loadViews({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link, seed })
         } finally {
           await b.close().catch(() => {})
         }
@@ -101,7 +139,7 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
   return cell.protocols.flatMap(protocol => VIEWS.map(view => {
     const p = per.get(key(protocol, view))
-    const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link: null, repeats, note, browser: 'chromium', version, url })
+    const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link, repeats, note, browser: 'chromium', version, url })
     const got = rowFacts(p.loads)
     if (got.misses) row.note = [row.note, `${got.misses} requests over ${p.loads.length} loads the recording lacked (404): ${got.missed.join(', ')}`].filter(Boolean).join('; ')
     row.replay = {
@@ -123,7 +161,7 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
 }
 
 // The cold load and the repeat view of one browser, each with the replay's facts of that load.
-async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir }) {
+async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link = null, seed = null }) {
   let coldFailed = false
   for (const view of VIEWS) {
     const p = per.get(key(protocol, view))
@@ -134,11 +172,12 @@ async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key
     }
     try {
       const name = `replay${entry.index + 1}-${protocol}-r${r + 1}-${view}`
+      if (seed !== null && view === 'cold') await link.opened.seed(seed)
       const before = snapshot(replay.app)
-      const measured = await measureLoad(b, { url, name, title: `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`, view, protocol: forced, harDir, outDir })
+      const measured = await measureLoad(b, { url, name, title: `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`, view, protocol: forced, harDir, outDir, visual: Boolean(entry.cell.visual) })
       p.costs.push(measured.costs)
       const problem = problemOf(measured.load, forced)
-      const record = { repeat: r + 1, ...measured.record, replay: loadFacts(before, snapshot(replay.app)), problem }
+      const record = { repeat: r + 1, ...measured.record, ...(link ? { linkSeed: seed } : {}), replay: loadFacts(before, snapshot(replay.app)), problem }
       p.loads.push(record)
       if (problem) {
         p.failures++

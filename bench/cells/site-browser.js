@@ -33,6 +33,7 @@ async function openSiteBrowser (kind, protocol, url, trust, link = null, { proto
     const browser = { name: 'Firefox', version: ff.version }
     return {
       page: ff.page,
+      cdp: null, // no DevTools protocol: no trace, so no visual metrics (harness/visual/trace.js says what Firefox lacks)
       meter: costMeter({ browserPid: ff.pid, localServers: false, ...linkMeter }),
       har: harOf(browser, async (id, title) => {
         recorder = recordBidi()
@@ -57,6 +58,7 @@ async function openSiteBrowser (kind, protocol, url, trust, link = null, { proto
     const browser = { name: 'Chromium', version }
     return {
       page,
+      cdp,
       meter: costMeter({ browserDir: b.userDataDir, localServers: false, cdp, ...linkMeter }),
       har: harOf(browser, async (id, title) => {
         const recorder = await recordCdp(cdp)

@@ -29,6 +29,9 @@ const { trustSite } = require('../../harness/site-trust')
 const { summarizeHar } = require('../../harness/har/har')
 const { openSiteBrowser, newConnectionsOf } = require('./site-browser')
 const { row, repeatWithinBudget, mostFrequent, seedOf } = require('./helpers')
+const { startTrace } = require('../../harness/visual/trace')
+const { visualMetrics } = require('../../harness/visual/speed-index')
+const { writeFilmstrip } = require('../../harness/visual/filmstrip')
 const { loadPage } = require('./site-load')
 const { budgetNote } = require('./budget')
 const { sumCosts } = require('../../harness/cell-costs')
@@ -157,7 +160,7 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
           try {
             const name = `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
             if (seed !== null && view === 'cold') await link.opened.seed(seed)
-            const measured = await measureLoad(b, { url, name, title: `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`, view, protocol, harDir, outDir })
+            const measured = await measureLoad(b, { url, name, title: `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`, view, protocol, harDir, outDir, visual: Boolean(cell.visual) })
             p.costs.push(measured.costs)
             const record = { repeat: r + 1, ...measured.record, linkSeed: seed }
             const problem = problemOf(measured.load, protocol)
@@ -188,15 +191,21 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
 
 // One load of `url` in the browser `b` (openSiteBrowser's), `view` cold or repeat (about:blank first), forced
 // `protocol` (h1, h2, h3: its rounds), its HAR written as `name`.har into harDir when there is one; metered.
+// `visual` (--visual, Chromium): the load traced with screenshots (harness/visual/), its Speed Index and visual
+// changes in record.visual and its filmstrip (a frame every 100 ms) written into outDir/filmstrips/`name`/; the
+// trace starts before the meter and stops after it, but the screenshots it takes during the load are the
+// browser's work, in the load's CPU and times (so --visual is asked, not the default).
 // → { load (loadPage's, for problemOf), costs (the meter's), record (site rows' loads[], its HAR file relative to
 // outDir; repeat and problem are the caller's) }. Throws when the load fails (b.har stopped).
-async function measureLoad (b, { url, name, title, view, protocol, harDir = null, outDir = null }) {
+async function measureLoad (b, { url, name, title, view, protocol, harDir = null, outDir = null, visual = false }) {
   try {
     if (view !== 'cold') await b.page.goto('about:blank')
     await b.har.start(name, title)
+    const trace = visual && b.cdp ? await startTrace(b.cdp) : null
     await b.meter.start()
     const load = await loadPage(b.page, url)
     const costs = await b.meter.stop()
+    const seen = visual ? await visualOf(b, trace, { url, name, outDir }) : null
     const har = b.har.stop()
     const summary = summarizeHar(har)
     const opened = newConnectionsOf(har, summary, b.connectionIds)
@@ -228,12 +237,41 @@ async function measureLoad (b, { url, name, title, view, protocol, harDir = null
         o,
         { requests: v.requests, protocols: v.protocols, newConnections: opened.origins[o] ?? 0 }
       ])),
-      har: harFile && outDir ? path.relative(outDir, harFile) : null
+      har: harFile && outDir ? path.relative(outDir, harFile) : null,
+      ...(visual ? { visual: seen } : {})
     }
     return { load, costs, record }
   } catch (err) {
     b.har.stop()
     throw err
+  }
+}
+
+// After a traced load: the frames that show its last content are drawn after the load event (VISUAL_SETTLE_MS),
+// then the trace → { speedIndexMs, perceptualSpeedIndexMs, firstVisualChangeMs, visuallyCompleteMs,
+// lastVisualChangeMs, filmstrip (its folder, relative to outDir), error (why a figure is missing) }.
+const VISUAL_SETTLE_MS = 300
+const FILMSTRIP_STEP_MS = 100
+async function visualOf (b, trace, { url, name, outDir }) {
+  if (!trace) return { error: 'no trace: Firefox has no DevTools protocol trace with screenshots (harness/visual/trace.js)' }
+  await new Promise(resolve => setTimeout(resolve, VISUAL_SETTLE_MS))
+  const { traceEvents } = await trace.stop()
+  const v = await visualMetrics(traceEvents, { url })
+  let filmstrip = null
+  if (!v.error && outDir) {
+    const dir = path.join(outDir, 'filmstrips', name)
+    writeFilmstrip(dir, v.filmstrip(FILMSTRIP_STEP_MS), { label: name })
+    filmstrip = path.relative(outDir, dir)
+  }
+  const at = ms => ms === null || ms === undefined ? null : +ms.toFixed(1)
+  return {
+    speedIndexMs: at(v.speedIndexMs),
+    perceptualSpeedIndexMs: at(v.perceptualSpeedIndexMs),
+    firstVisualChangeMs: at(v.firstVisualChangeMs),
+    visuallyCompleteMs: at(v.visuallyCompleteMs),
+    lastVisualChangeMs: at(v.lastVisualChangeMs),
+    filmstrip,
+    error: v.error || null
   }
 }
 
@@ -274,6 +312,13 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
         fcpMedian: pick(l => l.fcp),
         lcpMedian: pick(l => l.lcp),
         domContentLoadedMedian: pick(l => l.domContentLoaded),
+        // --visual: the loads' Speed Index and visual changes (medians), and the median load's filmstrip folder.
+        ...(p.loads.some(l => l.visual) ? {
+          speedIndexMedian: pick(l => l.visual && l.visual.speedIndexMs),
+          firstVisualChangeMedian: pick(l => l.visual && l.visual.firstVisualChangeMs),
+          lastVisualChangeMedian: pick(l => l.visual && l.visual.lastVisualChangeMs),
+          filmstrip: mid && mid.visual ? mid.visual.filmstrip : null
+        } : {}),
         requests: pick(l => l.requests),
         bytes: pick(l => l.bytes),
         newConnections: pick(l => l.newConnections),
@@ -287,7 +332,7 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
           : null,
         rttMs: rtt ? rtt.minMs : null,
         pathRttMs: rtt ? rtt.pathMinMs : null,
-        nat: link ? `${link.natted.tap} (slirp4netns)` : null,
+        nat: link && link.natted ? `${link.natted.tap} (slirp4netns)` : null, // the replay's link has no NAT
         ttfbRounds: rounds,
         ttfbBoundMs: boundMs,
         ttfbBelowBound: below,

@@ -21,7 +21,9 @@ module.exports = {
   sweep: { param: 'preset', label: 'page' },
   // The cells are the command line's (cellsFrom); none without --url.
   cells: [],
-  cellsFrom: site => site ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca, link: site.link || null })) : [],
+  cellsFrom: site => site
+    ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca, link: site.link || null, ...(site.visual ? { visual: true } : {}) }))
+    : [],
   smokeCells: cells => cells,
   // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.
   estimateMs: cell => cell.protocols.length * 12000,

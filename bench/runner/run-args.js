@@ -10,6 +10,7 @@ const { parseDuration } = require('../cells/budget')
 const { UsageError } = require('../../common/errors')
 const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
+const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { readReplay, REPLAY_PROTOCOLS } = require('../cells/replay-plan')
 
 const LANE_NAMES = LANES.map(l => l.name)
@@ -92,8 +93,12 @@ Options:
                     view, measured as site measures a load. Rows say what the replay served, the
                     requests the recording lacked (404s, named) and what it assumed of the HAR.
                     --protocols: h1, h2, h2-spdy (HTTP/2 served by spdy), h3 (default h1,h2,h3).
-                    Chromium only (Firefox has no per-name resolver switch); no --link (the
-                    replay listens on loopback, which a browser behind the link cannot reach)
+                    Chromium only (Firefox has no per-name resolver switch). With --link <spec>
+                    the replay listens on addresses of the link's own instead (recorded ports
+                    kept) and Chromium sits behind the link: every request crosses it
+  --visual          experiments site and replay, Chromium: trace each load with screenshots: its Speed
+                    Index, first and last visual change (Lighthouse's speedline) and a filmstrip per load
+                    (<out>/filmstrips/); the screenshots cost the browser CPU during the load, so it is asked
   --ca <pem>        experiment site: trust this CA too (a staging server, a company CA): Firefox
                     gets it in its profile, Chromium the hash of the leaf the origin presents,
                     after Node has checked that leaf against this CA
@@ -147,6 +152,7 @@ function parseRunArgs (argv) {
         protocols: { type: 'string' },
         ca: { type: 'string' },
         har: { type: 'string' },
+        visual: { type: 'boolean', default: false },
         link: { type: 'string' },
         json: { type: 'boolean', default: false },
         smoke: { type: 'boolean', default: false },
@@ -181,6 +187,7 @@ function parseRunArgs (argv) {
     throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
   }
   const replay = replayOf(values, positionals)
+  if (values.visual && !positionals.includes('site') && !positionals.includes('replay')) throw new UsageError('--visual is the site and replay experiments\': npm run bench -- site --url https://… --visual (or replay --har site.har --visual)')
   const budgetMs = parseDuration(values.budget)
   if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
     throw new UsageError(`--budget must be a time up to 24 h, in seconds (90, 90s) or minutes (2m, 1.5min); got "${values.budget}"`)
@@ -191,7 +198,7 @@ function parseRunArgs (argv) {
     repeats: values.repeats === undefined ? (values.smoke ? 1 : DEFAULT_REPEATS) : intIn('repeats', values.repeats, 1, 100),
     budgetMs,
     lanes: LANE_NAMES.filter(n => lanes.includes(n)), // registry order, each once
-    networks: values.link !== undefined && positionals.includes('site') ? ['link'] : NETWORKS[values.network],
+    networks: values.link !== undefined && (positionals.includes('site') || positionals.includes('replay')) ? ['link'] : NETWORKS[values.network],
     browsers: BROWSERS[values.browser],
     // Whole numbers a JavaScript number holds exactly, with room for the repeats and lanes added to them.
     seeding: {
@@ -223,7 +230,7 @@ function siteOf (values, positionals) {
   const named = positionals.includes('site')
   if (!values.url) {
     if (named) throw new UsageError('site measures a page of yours: give --url https://… (e.g. npm run bench -- site --url https://example.com/ --browser both)')
-    for (const flag of ['protocols', 'ca', 'link']) if (values[flag] !== undefined && !(flag === 'protocols' && positionals.includes('replay'))) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
+    for (const flag of ['protocols', 'ca', 'link']) if (values[flag] !== undefined && !(flag !== 'ca' && positionals.includes('replay'))) throw new UsageError(`--${flag} is the site experiment's: npm run bench -- site --url https://… --${flag} …`)
     return null
   }
   if (!named) throw new UsageError('--url is the site experiment\'s: npm run bench -- site --url https://…')
@@ -254,7 +261,8 @@ function siteOf (values, positionals) {
     urls: [...new Set(urls)],
     protocols: PROTOCOLS.filter(p => protocols.includes(p)),
     ca: values.ca === undefined ? null : path.resolve(values.ca),
-    link
+    link,
+    ...(values.visual ? { visual: true } : {})
   }
 }
 
@@ -272,10 +280,18 @@ function replayOf (values, positionals) {
   if (values.browser !== 'chromium') {
     throw new UsageError(`replay and --browser ${values.browser}: the replay sends the browser to its own addresses for the recorded names by Chromium's --host-resolver-rules; Firefox has no per-name resolver switch (network.dns.forceResolve sends every name to one address), so the replay runs in Chromium only: leave out --browser`)
   }
+  let link = null
   if (values.link !== undefined) {
-    throw new UsageError('replay and --link: the replay\'s origins listen on 127.0.1.x in the runner\'s own namespace, which a browser behind the link (in the link\'s namespace, reaching out by NAT) cannot reach; the replay runs on loopback without a link')
+    try {
+      link = parseLinkSpec(values.link, { traces: false }).text
+    } catch (err) {
+      throw new UsageError(`--link: ${err.message}`)
+    }
+    // Where no link can be made (not Linux, no /dev/net/tun, no root or user namespace, …): said now, and how to go without.
+    const why = unavailableReason()
+    if (why) throw new LinkUnavailableError(`replay --link: ${why}; without --link the replay serves on loopback`)
   }
-  if (values.network !== 'devtools') throw new UsageError(`replay and --network ${values.network}: the replay serves on loopback, no link and no throttling (leave out --network)`)
+  if (values.network !== 'devtools') throw new UsageError(`replay and --network ${values.network}: the replay serves on loopback, or behind a link of --link <spec> (leave out --network)`)
   if (values.ca !== undefined) throw new UsageError('replay and --ca: the replay trusts the CA it makes for its own certificates; --ca is the site experiment\'s')
   if (values['lanes-at'] !== undefined) throw new UsageError('replay and --lanes-at: the replay serves the HAR, not lanes')
   const protocols = (values.protocols ?? 'h1,h2,h3').split(',').map(p => p.trim()).filter(Boolean)
@@ -289,7 +305,14 @@ function replayOf (values, positionals) {
     if (err.code === 'H2B_BAD_HAR') throw new UsageError(`--har: ${err.message}`)
     throw err
   }
-  return { har, protocols: REPLAY_PROTOCOLS.filter(p => protocols.includes(p)), pages: facts.pages, recordedAt: facts.recordedAt }
+  return {
+    har,
+    protocols: REPLAY_PROTOCOLS.filter(p => protocols.includes(p)),
+    pages: facts.pages,
+    recordedAt: facts.recordedAt,
+    ...(link ? { link } : {}),
+    ...(values.visual ? { visual: true } : {})
+  }
 }
 
 // --shard i/n → { index: i, count: n }.

@@ -11,6 +11,10 @@
 //            QUIC on UDP (and h2/http/1.1 on TCP, as the h3 lane), one Caddy
 //            per certificate, proxying to one plain HTTP/1.1 replay server
 //            on 127.0.0.1; Caddy passes the client's :authority on as Host.
+// Behind a packet-level link the listeners take the link's addresses instead
+// (`addresses`: link/namespace.js addServerAddresses, origins.js addressCount
+// of them), so the browser in the link's namespace reaches every origin
+// through the link; the recorded ports stay, and hostResolverRules follow.
 // Binding 127.0.1.x:443 belongs in a network namespace of h2bench's own: in
 // the host's the replay refuses (link/namespace.js mayBuildHere, as the link
 // does) unless every origin is moved to an explicit port >= 1024 (`ports`).
@@ -69,10 +73,17 @@ function nodeServer (protocol, handler, tls) {
 }
 
 // archive (server/replay/archive.js) → { origins, hostResolverRules, spki, caPem, app, plan, edge, close() }.
-// options: protocol 'h1'|'h2'|'h2-spdy'|'h3'; ports: { origin: port } or origin => port (see namespaceRefusal).
-async function startReplay (archive, { protocol = 'h2', ports = null } = {}) {
+// options: protocol 'h1'|'h2'|'h2-spdy'|'h3'; ports: { origin: port } or origin => port (see namespaceRefusal);
+// addresses: the addresses to listen on, in order, instead of 127.0.1.x (a link's).
+async function startReplay (archive, { protocol = 'h2', ports = null, addresses = null } = {}) {
   if (!PROTOCOLS.includes(protocol)) throw new ReplayError(`protocol ${JSON.stringify(protocol)} is not one of ${PROTOCOLS.join(', ')}`, { status: 400 })
-  const plan = planReplay(archive, { ports })
+  let plan
+  try {
+    plan = planReplay(archive, { ports, addresses })
+  } catch (err) {
+    if (err instanceof RangeError) throw new ReplayError(err.message, { status: 500, cause: err })
+    throw err
+  }
   const why = namespaceRefusal(plan, ports)
   if (why) throw new ReplayError(why, { status: 503 })
   const certs = await makeReplayCertificates(plan.certs)

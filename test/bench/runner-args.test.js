@@ -159,4 +159,15 @@ describe('runner: command line', () => {
       fs.rmSync(out, { recursive: true, force: true })
     }
   })
+
+  it('--visual: the site experiment\'s and the replay\'s, carried into site\'s cells; refused elsewhere, naming both', () => {
+    const { select } = require('../../bench/experiments')
+    const opts = parseRunArgs(['site', '--url', 'https://example.com/', '--visual'])
+    assert.equal(opts.site.visual, true)
+    assert.equal(select(['site'], { site: opts.site })[0].cells[0].visual, true)
+    assert.equal('visual' in parseRunArgs(['site', '--url', 'https://example.com/']).site, false)
+    assert.throws(() => parseRunArgs(['delay', '--visual']), err => err instanceof UsageError && /--visual is the site and replay experiments'/.test(err.message))
+    assert.match(HELP, /--visual +experiments site and replay, Chromium: trace each load with screenshots/)
+  })
 })
+

@@ -124,7 +124,10 @@ const OPTIONAL = {
     documentFromCache: 'integer',
     ttfbBoundMs: 'number|null',
     ttfbBelowBound: 'boolean',
-    loads: 'array'
+    loads: 'array',
+    // --visual (Chromium): medians of the loads' Speed Index and first and last visual change (ms), and the
+    // median load's filmstrip folder (relative to the results; each load's record has its own `visual`).
+    $optional: { speedIndexMedian: 'number|null', firstVisualChangeMedian: 'number|null', lastVisualChangeMedian: 'number|null', filmstrip: 'string|null' }
   },
   // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
   // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per
@@ -144,6 +147,8 @@ const OPTIONAL = {
     rttMs: 'number',
     serverMs: 'number|null',
     roundTrips: 'number|null',
+    // The least non-network time of the row's warm requests: what the round trips are counted after (records before it: none).
+    $optional: { serverFloorMs: 'number|null' },
     roundTripSamples: 'number[]',
     roundTripsClean: 'number|null',
     cleanSamples: 'integer',

@@ -9,8 +9,10 @@ module.exports = function tables (rows) {
   const withReplay = rows.filter(r => r.replay)
   if (!withReplay.length) return siteTables(rows)
   const hars = [...new Map(withReplay.map(r => [r.replay.har, r.replay])).values()]
+  // Behind --link the replay served on the link's addresses, not loopback (bench/cells/replay.js).
+  const where = har => withReplay.some(r => r.replay.har === har && r.network === 'link') ? 'behind the link' : 'from loopback'
   const out = hars.map(h => ({
-    title: `Replay of ${h.har}: recorded ${h.recordedAt || 'at an unknown time'} (${h.source === 'h2bench' ? 'h2bench record' : 'a HAR without h2bench\'s fields, as DevTools saves one'}), ${h.pages.length} page${h.pages.length === 1 ? '' : 's'}, ${h.entries} entries for the replay to serve from loopback as recorded`,
+    title: `Replay of ${h.har}: recorded ${h.recordedAt || 'at an unknown time'} (${h.source === 'h2bench' ? 'h2bench record' : 'a HAR without h2bench\'s fields, as DevTools saves one'}), ${h.pages.length} page${h.pages.length === 1 ? '' : 's'}, ${h.entries} entries for the replay to serve ${where(h.har)} as recorded`,
     head: ['pages', 'assumed'],
     body: [[h.pages.join(', '), h.assumed.length ? h.assumed.join('; ') : 'nothing: the recorder\'s own fields']]
   }))

@@ -24,6 +24,16 @@ module.exports = function tables (rows) {
     })
     const origins = mine.filter(r => r.site && r.site.origins).map(r => [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode,
       r.site.connectionsBy || '–', Object.entries(r.site.origins).map(([o, v]) => `${o}: ${v.requests} requests, ${v.newConnections} new connections, ${v.protocols}`).join('; ')])
+    const visual = mine.filter(r => r.site && 'speedIndexMedian' in r.site)
+    if (visual.length) {
+      tables.push({
+        title: `${url}: visual progress (--visual; Chromium, a trace with screenshots per load, computed as Lighthouse computes it with speedline-core): medians per load (ms) of Speed Index, first and last visual change; the filmstrip of the row's median load (by onload), a frame every 100 ms, one row per protocol`,
+        head: ['browser', 'forced', 'view', 'Speed Index', 'first visual change', 'last visual change', 'filmstrip'],
+        body: visual.map(r => [BROWSER_NAMES[r.browser] || r.browser, r.lane, r.mode,
+          ms(r.site.speedIndexMedian), ms(r.site.firstVisualChangeMedian), ms(r.site.lastVisualChangeMedian),
+          r.site.filmstrip ? `${r.site.filmstrip}/filmstrip.html` : (r.site.loads.map(l => l.visual && l.visual.error).find(Boolean) || '–')])
+      })
+    }
     if (origins.length) tables.push({ title: `${url}: per origin, in the row's median load: requests, the connections it opened (Chromium: connection ids not seen in an earlier load of the same browser, preconnected sockets included; Firefox: requests whose timings show a connection set up), protocols`, head: ['browser', 'forced', 'view', 'connections by', 'origins'], body: origins })
   }
   return tables

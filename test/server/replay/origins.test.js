@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict')
 const crypto = require('node:crypto')
 const { archiveFromHar } = require('../../../server/replay/archive')
-const { planReplay, replayAddress, hostResolverRules } = require('../../../server/replay/origins')
+const { planReplay, replayAddress, addressCount, hostResolverRules } = require('../../../server/replay/origins')
 const { makeReplayCertificates } = require('../../../server/replay/ca')
 const { namespaceRefusal } = require('../../../server/replay/serve')
 const { spkiHash } = require('../../../server/certs')
@@ -32,6 +32,19 @@ describe('server/replay/origins.js: the plan', () => {
       { address: '127.0.1.2', port: 8443, names: ['c.example'], origins: ['https://c.example:8443'], certIndex: 1 }
     ])
     assert.equal(plan.hostResolverRules, 'MAP a.example 127.0.1.1, MAP b.example 127.0.1.1, MAP c.example 127.0.1.2')
+  })
+
+  it('behind a link: the given addresses in order instead of loopback (addressCount of them), recorded ports kept, the rules follow', () => {
+    const archive = archiveFromHar(h2benchHar())
+    assert.equal(addressCount(archive), 2)
+    assert.equal(addressCount(archiveFromHar(devtoolsHar())), 3)
+    const p = planReplay(archive, { addresses: ['100.64.0.128', '100.64.0.129', '100.64.0.130'] })
+    assert.deepEqual(p.listeners.map(l => [l.address, l.port, l.certIndex]), [['100.64.0.128', 443, 0], ['100.64.0.129', 8443, 1]])
+    assert.deepEqual(p.origins.map(o => [o.origin, o.address, o.port]), [
+      ['https://a.example', '100.64.0.128', 443], ['https://b.example', '100.64.0.128', 443], ['https://c.example:8443', '100.64.0.129', 8443]
+    ])
+    assert.equal(p.hostResolverRules, 'MAP a.example 100.64.0.128, MAP b.example 100.64.0.128, MAP c.example 100.64.0.129')
+    assert.throws(() => planReplay(archive, { addresses: ['100.64.0.128'] }), /needs 2 addresses .* given 1/)
   })
 
   it('a DevTools HAR: a shared address is not taken for a shared certificate, so each origin gets its own leaf and address', () => {
