@@ -258,10 +258,12 @@ async function visualOf (b, trace, { url, name, outDir }) {
   const { traceEvents } = await trace.stop()
   const v = await visualMetrics(traceEvents, { url })
   let filmstrip = null
+  let frames = null
   if (!v.error && outDir) {
     const dir = path.join(outDir, 'filmstrips', name)
-    writeFilmstrip(dir, v.filmstrip(FILMSTRIP_STEP_MS), { label: name })
+    const written = writeFilmstrip(dir, v.filmstrip(FILMSTRIP_STEP_MS), { label: name })
     filmstrip = path.relative(outDir, dir)
+    frames = written.row.steps.map(s => ({ ms: s.ms, progress: s.progress === null || s.progress === undefined ? null : Math.round(s.progress), file: s.file }))
   }
   const at = ms => ms === null || ms === undefined ? null : +ms.toFixed(1)
   return {
@@ -271,6 +273,7 @@ async function visualOf (b, trace, { url, name, outDir }) {
     visuallyCompleteMs: at(v.visuallyCompleteMs),
     lastVisualChangeMs: at(v.lastVisualChangeMs),
     filmstrip,
+    frames, // the filmstrip's: a frame every FILMSTRIP_STEP_MS ({ ms, progress (visual, %), file in filmstrip })
     error: v.error || null
   }
 }
@@ -317,7 +320,8 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
           speedIndexMedian: pick(l => l.visual && l.visual.speedIndexMs),
           firstVisualChangeMedian: pick(l => l.visual && l.visual.firstVisualChangeMs),
           lastVisualChangeMedian: pick(l => l.visual && l.visual.lastVisualChangeMs),
-          filmstrip: mid && mid.visual ? mid.visual.filmstrip : null
+          filmstrip: mid && mid.visual ? mid.visual.filmstrip : null,
+          filmstripFrames: mid && mid.visual ? mid.visual.frames : null
         } : {}),
         requests: pick(l => l.requests),
         bytes: pick(l => l.bytes),

@@ -10,9 +10,13 @@ const { svgChart } = require('./report-chart')
 // `code` spans of the markdown lines, as HTML.
 const inline = s => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>')
 
+// A cell is text, or an image beside the report ({ image: path relative to it, alt }: a filmstrip's frame, the
+// only thing report.html takes from outside itself, and only when --visual wrote one).
+const cellHtml = c => c && typeof c === 'object' && c.image ? `<img src="${esc(c.image)}" alt="${esc(c.alt)}" title="${esc(c.alt)}" width="120" style="border:1px solid #cbd5e0">` : esc(c)
+
 function htmlTable ({ head, body }) {
   return `<table><thead><tr>${head.map(c => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${
-    body.map(cells => `<tr>${cells.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+    body.map(cells => `<tr>${cells.map(c => `<td>${cellHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
 }
 
 function toHtml (report) {

@@ -4,8 +4,11 @@
 const { RULE_TEXT } = require('../claims/judge')
 const { render, headingOf, environmentLines, INSTRUMENT_ERRORS, COMPARISONS_INTRO, PAIRING_INTRO, CPU_SHAPED, DRIFTING } = require('./report-sections')
 
+// A cell is text, or an image beside the report ({ image: path relative to it, alt }: a filmstrip's frame).
+const cellText = c => c && typeof c === 'object' && c.image ? `![${String(c.alt).replace(/[[\]|]/g, ' ')}](${c.image})` : String(c).replace(/\|/g, '\\|')
+
 function markdownTable ({ head, body }) {
-  const line = cells => `| ${cells.map(c => String(c).replace(/\|/g, '\\|')).join(' | ')} |`
+  const line = cells => `| ${cells.map(cellText).join(' | ')} |`
   return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n')
 }
 

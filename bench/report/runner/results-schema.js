@@ -127,7 +127,7 @@ const OPTIONAL = {
     loads: 'array',
     // --visual (Chromium): medians of the loads' Speed Index and first and last visual change (ms), and the
     // median load's filmstrip folder (relative to the results; each load's record has its own `visual`).
-    $optional: { speedIndexMedian: 'number|null', firstVisualChangeMedian: 'number|null', lastVisualChangeMedian: 'number|null', filmstrip: 'string|null' }
+    $optional: { speedIndexMedian: 'number|null', firstVisualChangeMedian: 'number|null', lastVisualChangeMedian: 'number|null', filmstrip: 'string|null', filmstripFrames: 'array|null' }
   },
   // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
   // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per

@@ -34,6 +34,21 @@ module.exports = function tables (rows) {
           r.site.filmstrip ? `${r.site.filmstrip}/filmstrip.html` : (r.site.loads.map(l => l.visual && l.visual.error).find(Boolean) || '–')])
       })
     }
+    // The filmstrips: per view, a row per protocol (and browser), the median load's frames side by side.
+    for (const view of [...new Set(visual.map(r => r.mode))]) {
+      const strips = visual.filter(r => r.mode === view && r.site.filmstripFrames && r.site.filmstripFrames.length)
+      if (!strips.length) continue
+      const longest = strips.reduce((a, r) => r.site.filmstripFrames.length > a.length ? r.site.filmstripFrames : a, [])
+      tables.push({
+        title: `${url}: filmstrips, ${view} view: the median load (by onload) of each protocol, a frame every ${longest.length > 1 ? longest[1].ms - longest[0].ms : 100} ms from the navigation's start (visual progress in each frame's text)`,
+        head: ['browser', 'forced', ...longest.map(f => `${(f.ms / 1000).toFixed(1)} s`)],
+        body: strips.map(r => [BROWSER_NAMES[r.browser] || r.browser, r.lane,
+          ...longest.map((_, i) => {
+            const f = r.site.filmstripFrames[i]
+            return f ? { image: `${r.site.filmstrip}/${f.file}`, alt: `${r.lane} ${(f.ms / 1000).toFixed(1)} s${f.progress === null ? '' : `, ${f.progress} %`}` } : ''
+          })])
+      })
+    }
     if (origins.length) tables.push({ title: `${url}: per origin, in the row's median load: requests, the connections it opened (Chromium: connection ids not seen in an earlier load of the same browser, preconnected sockets included; Firefox: requests whose timings show a connection set up), protocols`, head: ['browser', 'forced', 'view', 'connections by', 'origins'], body: origins })
   }
   return tables

@@ -76,4 +76,13 @@ describe('npm run bench -- site --url … --visual (the real command, Caddy)', f
     assert.match(report, /visual progress \(--visual; Chromium/)
     assert.match(report, /filmstrips\/page1-chromium-h2-r\d-cold\/filmstrip\.html/)
   })
+
+  it('the report\'s filmstrip row per protocol: each frame an image of the median load, on disk beside the report, in both formats', () => {
+    for (const view of ['cold', 'repeat']) assert.match(report, new RegExp(`filmstrips, ${view} view: the median load \\(by onload\\) of each protocol`))
+    const images = [...report.matchAll(/!\[(h[12]) ([\d.]+) s[^\]]*\]\(([^)]+\.jpg)\)/g)]
+    for (const lane of ['h1', 'h2']) assert.ok(images.some(m => m[1] === lane), `no ${lane} frame in the report`)
+    for (const m of images) assert.ok(fs.existsSync(path.join(dir, m[3])), m[3])
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
+    assert.ok(images.every(m => html.includes(`<img src="${m[3]}"`)), 'report.html shows the same frames')
+  })
 })
