@@ -7,6 +7,7 @@
 // And the meter's browser CPU against an independent observer (CDP's own
 // main-thread task time).
 const assert = require('node:assert/strict')
+const os = require('node:os')
 const { openNetwork } = require('../../../bench/runner/network')
 const { runPageCell } = require('../../../bench/cells/page')
 const { dominantCost, timedMsOf } = require('../../../bench/report/runner/costs')
@@ -98,11 +99,18 @@ describe('the measured dominant cost of real cells', function () {
       assert.match(cost.dominant, /^latency: 1 round trip of 400 ms a run/, JSON.stringify(row.costs))
       const env = await openNetwork('link', { opts: { lanes: ['h2n'] }, needsBrowser: true, browser: 'firefox', log: () => {}, firstSpec: 'none' })
       try {
+        // The same browser over the same 1.5 s, idle and then busy: the busy loop runs all along, so it takes every
+        // bit of a core the machine gives it. How much that is depends on what else runs (a loaded 2-core CI gave
+        // it less than 1.35 s once), so what is asserted is what the test guarantees: far more than idle (at least
+        // a fifth of a core over the window), and never more than the machine's cores over the wall.
+        await env.meter.start()
+        await env.page.evaluate(() => new Promise(resolve => setTimeout(resolve, 1500)))
+        const idle = await env.meter.stop()
         await env.meter.start()
         await env.page.evaluate(() => { const t = Date.now(); while (Date.now() - t < 1500); })
         const r = await env.meter.stop()
-        // Physics: the busy loop burnt 1.5 s of one core in Firefox's content process.
-        assert.ok(r.browserCpuMs >= 1350 && r.browserCpuMs <= r.wallMs * 2 + 200, JSON.stringify(r))
+        process.stdout.write(`      Firefox: idle ${idle.browserCpuMs} ms, busy ${r.browserCpuMs} ms of CPU over ${Math.round(r.wallMs)} ms\n`)
+        assert.ok(r.browserCpuMs - idle.browserCpuMs >= 300 && r.browserCpuMs <= r.wallMs * os.cpus().length + 200, JSON.stringify({ idle, r }))
       } finally {
         await env.close()
       }
