@@ -19,11 +19,16 @@
 // the local CA by certutil); firefox/h3-plan.js: HTTP/3 for the h3 lanes
 // (mapped, or learnt from Alt-Svc); firefox/start-relay.js and
 // firefox/relay.js: Firefox started and its BiDi relayed; firefox/launch.js:
-// launchFirefox and its close(); firefox/error.js: FirefoxError.
+// launchFirefox and its close(); firefox/hosts.js: names sent to chosen
+// addresses (a hosts file over /etc/hosts in a mount namespace of Firefox's
+// own); firefox/error.js: FirefoxError.
 const { FirefoxError, FIREFOX_INSTALL_HINT } = require('./firefox/error')
 const { findFirefox, firefoxUnavailableReason } = require('./firefox/find')
 const { firefoxPreferences } = require('./firefox/profile')
 const { h3Plan } = require('./firefox/h3-plan')
 const { launchFirefox } = require('./firefox/launch')
+const { mountNamespaceUnavailableReason } = require('./firefox/hosts')
 
-module.exports = { launchFirefox, findFirefox, firefoxUnavailableReason, firefoxPreferences, h3Plan, FIREFOX_INSTALL_HINT, FirefoxError }
+module.exports = {
+  launchFirefox, findFirefox, firefoxUnavailableReason, firefoxPreferences, h3Plan, mountNamespaceUnavailableReason, FIREFOX_INSTALL_HINT, FirefoxError
+}

@@ -5,8 +5,12 @@
 // the replay (server/replay/serve.js) over the protocol of the run, each on
 // its own loopback address and recorded port in the runner's private network
 // namespace. Per repeat and protocol (alternating order, as site does): the
-// replay started, a new Chromium sent to it by --host-resolver-rules and
-// trusting its leaves by their SPKI hashes, the page loaded cold and then as
+// replay started, a new browser of the cell's (--browser, as site's) sent to
+// it: Chromium by --host-resolver-rules and trusting its leaves by their SPKI
+// hashes, Firefox by a hosts file of the recorded names over /etc/hosts in a
+// mount namespace of its own and the replay's CA in its throw-away profile
+// (./replay-firefox.js; its loads measured as site measures Firefox's, by
+// BiDi HAR, with no visual metrics), the page loaded cold and then as
 // a repeat view, each load measured as the site experiment measures one
 // (bench/cells/site-url.js measureLoad: TTFB, FCP, LCP, onload, the HAR's
 // requests, bytes, protocols and connections per origin, browser CPU), then
@@ -16,7 +20,7 @@
 // the first few named). With the cell's link (`replay --link spec`), as site's:
 // the link opened once for the cell, the replay on addresses of the link's
 // own (link/namespace.js addServerAddresses, one per replay address, recorded
-// ports kept), Chromium in the link's client namespace, so every request
+// ports kept), the browser in the link's client namespace, so every request
 // crosses the link; the round trip is the link's on top of the local one.
 const fs = require('node:fs')
 const path = require('node:path')
@@ -34,6 +38,7 @@ const { addressCount } = require('../../server/replay/origins')
 const { openLink } = require('../../link/namespace')
 const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
+const { replayHosts, replayFirefoxPrefs } = require('./replay-firefox')
 
 const snapshot = app => ({ served: app.served(), misses: app.misses() })
 
@@ -62,7 +67,7 @@ async function openReplayLink (cell, archive, log) {
   const opened = await openLink(forwarderCommands(spec))
   try {
     const addresses = await opened.addServerAddresses(addressCount(archive))
-    log(`  behind the link ${spec.description}: the replay on the link's addresses ${addresses.join(', ')}, Chromium in its client namespace`)
+    log(`  behind the link ${spec.description}: the replay on the link's addresses ${addresses.join(', ')}, the browser in its client namespace`)
     return { opened, spec, addresses, natted: null }
   } catch (err) {
     await opened.close()
@@ -70,7 +75,7 @@ async function openReplayLink (cell, archive, log) {
   }
 }
 
-async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir = null, seeding = null }) {
+async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null, seeding = null }) {
   const { cell } = entry
   const url = cell.url
   const { archive, facts, recorded } = readReplay(cell.har)
@@ -79,13 +84,13 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, outDir
   if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
   const link = await openReplayLink(cell, archive, log)
   try {
-    return await measureReplay({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, outDir, seeding })
+    return await measureReplay({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, browser, outDir, seeding })
   } finally {
     if (link) await link.opened.close()
   }
 }
 
-async function measureReplay ({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, outDir, seeding }) {
+async function measureReplay ({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, browser, outDir, seeding }) {
   const harDir = outDir ? path.join(outDir, 'har') : null
   if (harDir) fs.mkdirSync(harDir, { recursive: true })
   const key = (protocol, view) => `${protocol} ${view}`
@@ -117,7 +122,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
         }
         let b
         try {
-          b = await openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, link ? link.opened : null, { protocolArgs: replayChromiumArgs(protocol, replay) })
+          b = await openReplayBrowser(browser, protocol, url, replay, link)
           b.connectionIds = new Set()
           version = version || b.version
         } catch (err) {
@@ -127,7 +132,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
         try {
           // Every protocol of repeat r meets the link's same drops (paired, as site's: helpers.js seedOf).
           const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
-          await loadViews({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link, seed })
+          await loadViews({ b, browser, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link, seed })
         } finally {
           await b.close().catch(() => {})
         }
@@ -139,7 +144,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
   return cell.protocols.flatMap(protocol => VIEWS.map(view => {
     const p = per.get(key(protocol, view))
-    const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link, repeats, note, browser: 'chromium', version, url })
+    const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link, repeats, note, browser, version, url })
     const got = rowFacts(p.loads)
     if (got.misses) row.note = [row.note, `${got.misses} requests over ${p.loads.length} loads the recording lacked (404): ${got.missed.join(', ')}`].filter(Boolean).join('; ')
     row.replay = {
@@ -160,8 +165,20 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
   }))
 }
 
+// A browser of `browser` (chromium, firefox) for the started `replay` over `protocol`, behind the cell's link
+// when there is one: openSiteBrowser's, sent to the replay's addresses for the recorded names, trusting the
+// replay's certificates, every recorded origin forced to the protocol.
+function openReplayBrowser (browser, protocol, url, replay, link) {
+  const forced = FORCED[protocol]
+  const opened = link ? link.opened : null
+  if (browser === 'firefox') {
+    return openSiteBrowser('firefox', forced, url, { ca: replay.caPem }, opened, { firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
+  }
+  return openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, opened, { protocolArgs: replayChromiumArgs(protocol, replay) })
+}
+
 // The cold load and the repeat view of one browser, each with the replay's facts of that load.
-async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link = null, seed = null }) {
+async function loadViews ({ b, browser, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link = null, seed = null }) {
   let coldFailed = false
   for (const view of VIEWS) {
     const p = per.get(key(protocol, view))
@@ -171,7 +188,7 @@ async function loadViews ({ b, replay, entry, protocol, forced, r, url, per, key
       continue
     }
     try {
-      const name = `replay${entry.index + 1}-${protocol}-r${r + 1}-${view}`
+      const name = `replay${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
       if (seed !== null && view === 'cold') await link.opened.seed(seed)
       const before = snapshot(replay.app)
       const measured = await measureLoad(b, { url, name, title: `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`, view, protocol: forced, harDir, outDir, visual: Boolean(entry.cell.visual) })

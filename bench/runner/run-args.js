@@ -12,6 +12,7 @@ const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { readReplay, REPLAY_PROTOCOLS } = require('../cells/replay-plan')
+const { mountNamespaceUnavailableReason, FirefoxError } = require('../../harness/firefox')
 
 const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
@@ -88,14 +89,15 @@ Options:
                     saved). Each repeat, per protocol, serves every recorded origin from its own
                     127.0.1.x address and recorded port (node:https, node:http2, spdy, or Caddy for
                     HTTP/3), with certificates of a CA made for the replay, in the runner's private
-                    network namespace; a new Chromium resolves the recorded names to it
-                    (--host-resolver-rules) and loads each recorded page cold, then as a repeat
-                    view, measured as site measures a load. Rows say what the replay served, the
-                    requests the recording lacked (404s, named) and what it assumed of the HAR.
-                    --protocols: h1, h2, h2-spdy (HTTP/2 served by spdy), h3 (default h1,h2,h3).
-                    Chromium only (Firefox has no per-name resolver switch). With --link <spec>
-                    the replay listens on addresses of the link's own instead (recorded ports
-                    kept) and Chromium sits behind the link: every request crosses it
+                    network namespace; a new browser resolves the recorded names to it (Chromium:
+                    --host-resolver-rules; Firefox, --browser firefox|both: a hosts file over
+                    /etc/hosts in a mount namespace of its own, the machine's untouched) and loads
+                    each recorded page cold, then as a repeat view, measured as site measures a
+                    load. Rows say what the replay served, the requests the recording lacked
+                    (404s, named) and what it assumed of the HAR. --protocols: h1, h2, h2-spdy
+                    (HTTP/2 served by spdy), h3 (default h1,h2,h3). With --link <spec> the replay
+                    listens on addresses of the link's own instead (recorded ports kept) and the
+                    browser sits behind the link: every request crosses it
   --visual          experiments site and replay, Chromium: trace each load with screenshots: its Speed
                     Index, first and last visual change (Lighthouse's speedline) and a filmstrip per load
                     (<out>/filmstrips/); the screenshots cost the browser CPU during the load, so it is asked
@@ -278,7 +280,10 @@ function replayOf (values, positionals) {
   const others = positionals.filter(p => p !== 'replay')
   if (others.length) throw new UsageError(`replay runs alone: --har with ${others.join(', ')} (run those apart)`)
   if (values.browser !== 'chromium') {
-    throw new UsageError(`replay and --browser ${values.browser}: the replay sends the browser to its own addresses for the recorded names by Chromium's --host-resolver-rules; Firefox has no per-name resolver switch (network.dns.forceResolve sends every name to one address), so the replay runs in Chromium only: leave out --browser`)
+    // Firefox has no per-name resolver switch: it is sent to the replay by a hosts file over /etc/hosts in a mount
+    // namespace of its own (harness/firefox/hosts.js). Where none can be made: said now, and how to go without.
+    const why = mountNamespaceUnavailableReason()
+    if (why) throw new FirefoxError(`replay and --browser ${values.browser}: Firefox has no per-name resolver switch, so the replay sends it to its own addresses for the recorded names by a hosts file over /etc/hosts in a mount namespace of Firefox's own, and here ${why}; Chromium needs none (--host-resolver-rules): leave out --browser`)
   }
   let link = null
   if (values.link !== undefined) {

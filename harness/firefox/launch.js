@@ -2,8 +2,9 @@
 
 // launchFirefox: Firefox headless in a throw-away profile (./profile.js),
 // started under its relay (./start-relay.js), reached by puppeteer-core over
-// WebDriver BiDi, its h3 lanes learnt (./h3-plan.js); and its close(), which
-// always ends every process of it and removes the profile.
+// WebDriver BiDi, its h3 lanes learnt (./h3-plan.js), sent to chosen
+// addresses for chosen names by a hosts file of its own (./hosts.js); and its
+// close(), which always ends every process of it and removes the profile.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -14,6 +15,7 @@ const { findFirefox, firefoxUnavailableReason, firefoxVersion } = require('./fin
 const { fillProfile } = require('./profile')
 const { h3Plan, learnH3 } = require('./h3-plan')
 const { startRelay } = require('./start-relay')
+const { hostsFileText, mountNamespaceUnavailableReason } = require('./hosts')
 
 const START_TIMEOUT_MS = 30000
 
@@ -25,6 +27,10 @@ const START_TIMEOUT_MS = 30000
 // that the trust is real). `network: false`: no BiDi network events (no
 // page.on('request'), goto resolves null; a little less work per request).
 // `prefs`: more Firefox preferences. `timeoutMs`: for Firefox to start.
+// `hosts`: [{ address, names }], the names Firefox resolves to those addresses
+// (every other name as the machine does): a hosts file in the profile, over
+// /etc/hosts in a mount namespace of Firefox's own (./hosts.js; a FirefoxError
+// where none can be made).
 // `onBidiMessage`: called with every WebDriver BiDi message from Firefox
 // (parsed JSON), before puppeteer handles it: the raw events puppeteer does
 // not pass on (harness/har/bidi-har.js records HAR from them); events of
@@ -35,13 +41,17 @@ const START_TIMEOUT_MS = 30000
 // ({ lane: protocol } of the h3 lanes learnt from Alt-Svc), launchMs }.
 // close() always ends Firefox (every process of it) and removes the profile.
 async function launchFirefox ({
-  caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS, onBidiMessage = null
+  caFile = null, ca = null, link = null, lanes = [], trustCa = true, network = true, prefs = {}, timeoutMs = START_TIMEOUT_MS, onBidiMessage = null,
+  hosts = null
 } = {}) {
   const t0 = Date.now()
   const why = firefoxUnavailableReason({ trustCa })
   if (why) throw new FirefoxError(why)
   const executablePath = findFirefox()
   if (trustCa && !caFile && !ca) throw new FirefoxError('launchFirefox needs the local CA (caFile: server/certs.js ca.pem) unless trustCa is false')
+  const hostsText = hosts ? hostsFileText(hosts) : null
+  const noMount = hosts ? mountNamespaceUnavailableReason() : null
+  if (noMount) throw new FirefoxError(`Firefox cannot be sent to the given addresses by a hosts file of its own: ${noMount}`)
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-firefox-'))
   let relay = null
   let browser = null
@@ -55,7 +65,9 @@ async function launchFirefox ({
   }
   try {
     await fillProfile(profile, { trustCa, caFile, ca, lanes, prefs })
-    relay = await startRelay({ executablePath, profile, link, timeoutMs, onMessage: onBidiMessage })
+    const hostsFile = hostsText === null ? null : path.join(profile, 'h2bench-hosts')
+    if (hostsFile) fs.writeFileSync(hostsFile, hostsText)
+    relay = await startRelay({ executablePath, profile, link, timeoutMs, onMessage: onBidiMessage, hostsFile })
     browser = await puppeteer.connect({ transport: relay.transport, protocol: 'webDriverBiDi', defaultViewport: null, protocolTimeout: 10 * 60 * 1000, networkEnabled: network })
   } catch (err) {
     killFirefox()

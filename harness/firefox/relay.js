@@ -8,7 +8,7 @@
 // server listens on the namespace's own loopback, out of the host's reach.
 // One code path for both.
 //
-// argv[2]: JSON { executablePath, profile, args, env, timeoutMs, removeProfile }.
+// argv[2]: JSON { executablePath, profile, args, env, timeoutMs, removeProfile, hostsFile }.
 // stdout, one JSON value a line: an object { h2bench: 'ready', ws, pid } once
 // connected, { h2bench: 'error', message } when Firefox did not start,
 // { h2bench: 'exit', code, signal } when it ended; a string for each BiDi
@@ -23,6 +23,7 @@ const fs = require('node:fs')
 const { spawn, spawnSync } = require('node:child_process')
 const readline = require('node:readline')
 const WebSocket = require('ws')
+const { withHostsFile } = require('./hosts')
 
 const BIDI_LINE = /^WebDriver BiDi listening on (ws:\/\/\S+)/ // @puppeteer/browsers' WEBDRIVER_BIDI_WEBSOCKET_ENDPOINT_REGEX
 const GRACE_MS = 5000 // for Firefox to exit after browser.close (or SIGTERM) before it gets SIGKILL
@@ -33,9 +34,11 @@ const out = value => process.stdout.write(JSON.stringify(value) + '\n')
 
 const hasSetpriv = process.platform === 'linux' && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0
 const firefoxArgs = ['--headless', '--no-remote', '--profile', config.profile, '--remote-debugging-port=0', ...(config.args || []), 'about:blank']
+// config.hostsFile: Firefox in a mount namespace of its own with that file over /etc/hosts (./hosts.js).
+const [inner, innerArgs] = config.hostsFile ? withHostsFile(config.hostsFile, config.executablePath, firefoxArgs) : [config.executablePath, firefoxArgs]
 const [cmd, argv] = hasSetpriv
-  ? ['setpriv', ['--pdeathsig', 'KILL', '--', config.executablePath, ...firefoxArgs]]
-  : [config.executablePath, firefoxArgs]
+  ? ['setpriv', ['--pdeathsig', 'KILL', '--', inner, ...innerArgs]]
+  : [inner, innerArgs]
 const firefox = spawn(cmd, argv, { env: { ...process.env, ...config.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
 
 let tail = ''

@@ -17,9 +17,11 @@ const RELAY = path.join(__dirname, 'relay.js')
 // stderrTail() }. `onMessage`: called with every BiDi message from Firefox,
 // parsed, before puppeteer sees it (a tap for raw events puppeteer does not
 // expose, such as the network events' timings: harness/har/bidi-har.js); a
-// tap that throws is logged and puppeteer still gets the message.
-function startRelay ({ executablePath, profile, link, timeoutMs, onMessage = null }) {
-  const config = { executablePath, profile, timeoutMs, removeProfile: true, env: { MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1' } }
+// tap that throws is logged and puppeteer still gets the message. `hostsFile`:
+// Firefox started with that file over /etc/hosts in a mount namespace of its
+// own (./hosts.js), inside the link's network namespace when there is a link.
+function startRelay ({ executablePath, profile, link, timeoutMs, onMessage = null, hostsFile = null }) {
+  const config = { executablePath, profile, timeoutMs, removeProfile: true, hostsFile, env: { MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1' } }
   const spawnWith = link ? link.spawnInside : spawn
   const child = spawnWith(process.execPath, [RELAY, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] })
   let tail = ''

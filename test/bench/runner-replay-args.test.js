@@ -53,6 +53,16 @@ describe('runner: replay --har on the command line', () => {
     assert.ok(p.cells[0].estimateMs > 0)
   })
 
+  it('--browser firefox and both: the cell planned in each browser asked (Firefox by a hosts file in a mount namespace of its own)', () => {
+    for (const [browser, passes] of [['firefox', ['firefox']], ['both', ['chromium', 'firefox']]]) {
+      const o = parseRunArgs(['replay', '--har', har, '--browser', browser])
+      const [experiment] = select(['replay'], { replay: o.replay })
+      const p = planRun({ ...o }, [experiment])
+      assert.deepEqual(p.passes.map(x => x.browser), passes)
+      assert.equal(p.needs.firefox, true)
+    }
+  })
+
   it('--link: the cell\'s link (its spec as parsed), the run on the link network; none without it', () => {
     const o = parseRunArgs(['replay', '--har', har, '--link', 'rtt=100ms', '--protocols', 'h2,h3'])
     assert.equal(o.replay.link, 'rtt=100ms')
@@ -75,8 +85,6 @@ describe('runner: replay --har on the command line', () => {
     [['delay', '--har', 'SITE'], /--har is the replay experiment's: npm run bench -- replay --har site.har/],
     [['replay', 'site', '--har', 'SITE', '--url', 'https://example.com/'], /replay runs alone: --har with site/],
     [['replay', '--har', 'SITE', '--protocols', 'h2,quic'], /--protocols must list h1, h2, h2-spdy, h3 \(comma-separated\) for replay; got "h2,quic"/],
-    [['replay', '--har', 'SITE', '--browser', 'firefox'], /replay and --browser firefox: .*Firefox has no per-name resolver switch/],
-    [['replay', '--har', 'SITE', '--browser', 'both'], /replay and --browser both/],
     [['replay', '--har', 'SITE', '--link', 'rtt=nope'], /^--link: /],
     [['replay', '--har', 'SITE', '--network', 'link'], /replay and --network link/],
     [['replay', '--har', 'SITE', '--ca', 'ca.pem'], /replay and --ca/],

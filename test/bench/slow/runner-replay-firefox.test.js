@@ -1,0 +1,127 @@
+'use strict'
+
+// `npm run bench -- replay --har … --browser firefox`, the real command (bin/h2bench-run.js), on runner-replay's
+// HAR of three origins (test/server/replay/har-fixture.js's recorder HAR, its page loading one resource of each
+// origin): a.example and b.example on one address and certificate, c.example:8443 on its own. Firefox has no
+// per-name resolver switch: it reaches the replay by a hosts file of the recorded names over /etc/hosts in a mount
+// namespace of its own (harness/firefox/hosts.js). Replayed over h1, h2 and h3 (Caddy), twice, alternating. What
+// must hold whatever the figures: every row Firefox's, every load good, every request over the protocol forced (or
+// a repeat view's from the cache) and answered by the replay (each cold load's requests and bodies those of the HAR,
+// every origin; only the favicon may miss), no visual metrics; and the machine's /etc/hosts the same after as before.
+const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { validateResults } = require('../../../bench/report/runner/results-schema')
+const { firefoxUnavailableReason, mountNamespaceUnavailableReason } = require('../../../harness/firefox')
+const { mayBuildHere } = require('../../../link/namespace')
+const { edgeUnavailableReason } = require('../../../server/edge/caddy')
+const { runNode } = require('../../support/run-node')
+const { h2benchHar, PNG, BODIES } = require('../../server/replay/har-fixture')
+
+const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
+const REPEATS = 2
+const WIRE = { h1: 'http/1.1', h2: 'h2', h3: 'h3' }
+const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
+  '<img src="https://b.example/logo.png"><link rel="stylesheet" href="https://c.example:8443/gone">\n'
+const LOADED = {
+  'https://a.example/': Buffer.byteLength(PAGE),
+  'https://a.example/app.js?v=1': BODIES['https://a.example/app.js?v=1'].length,
+  'https://b.example/logo.png': PNG.length,
+  'https://c.example:8443/gone': 1234 // recorded without its body (bodyComplete false): served as that many bytes
+}
+
+// The recorder's HAR of the three origins, holding exactly the page's four entries, none content-encoded.
+function siteHar () {
+  const har = h2benchHar()
+  har.log.entries = har.log.entries.filter(e => e.request.url in LOADED)
+  for (const e of har.log.entries) e.response.headers = e.response.headers.filter(h => !/^content-(encoding|length)$/i.test(h.name))
+  har.log.entries.find(e => e.request.url === 'https://a.example/').response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
+  return har
+}
+
+const favicon = m => /\/favicon\.ico$/.test(m)
+
+describe('npm run bench -- replay --har … --browser firefox (the real command, three origins over h1, h2 and h3)', function () {
+  this.timeout(900000)
+  let dir = null
+  let result = null
+  let json = null
+  let hostsBefore = null
+  let protocols = ['h1', 'h2', 'h3']
+
+  before(async function () {
+    const why = firefoxUnavailableReason() ||
+      (!mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null) ||
+      mountNamespaceUnavailableReason()
+    if (why) {
+      process.stdout.write(`      (skipped: ${why})\n`)
+      this.skip()
+    }
+    if (edgeUnavailableReason()) {
+      process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
+      protocols = ['h1', 'h2']
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-replay-firefox-'))
+    const harFile = path.join(dir, 'site.har')
+    fs.writeFileSync(harFile, JSON.stringify(siteHar()))
+    hostsBefore = fs.readFileSync('/etc/hosts')
+    result = await runNode(RUN, ['replay', '--har', harFile, '--browser', 'firefox', '--protocols', protocols.join(','), '--repeats', String(REPEATS), '--out', path.join(dir, 'out')])
+    json = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'))
+  })
+  after(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('exits 0 with a results.json that matches its schema: a row per protocol and view, every one Firefox\'s', () => {
+    assert.equal(result.code, 0, result.stderr)
+    assert.deepEqual(validateResults(json), [])
+    assert.deepEqual(json.results.map(r => `${r.lane} ${r.mode}`), protocols.flatMap(p => [`${p} cold`, `${p} repeat`]))
+    for (const r of json.results) {
+      assert.equal(r.browser, 'firefox')
+      assert.match(r.browserVersion, /^Firefox \d/)
+    }
+    assert.match(json.environment.firefox, /^Firefox \d/)
+  })
+
+  it('every load good, over the protocol forced, from the replay (only the favicon missing)', () => {
+    for (const r of json.results) {
+      const what = `${r.lane} ${r.mode}: ${r.note}`
+      assert.equal(r.failures, 0, what)
+      assert.equal(r.repeatsGot, REPEATS, what)
+      assert.equal(r.protocol, WIRE[r.lane], what)
+      const tally = Object.fromEntries(r.site.protocols.split(', ').map(x => x.split(' ×')).map(([k, n]) => [k, Number(n)]))
+      assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && r.mode === 'repeat')), [], what)
+      for (const load of r.site.loads) {
+        assert.equal(load.protocol, WIRE[r.lane], what)
+        assert.deepEqual(load.replay.missed.filter(m => !favicon(m)), [], what)
+        assert.ok(load.replay.misses <= 1, `${what}: ${JSON.stringify(load.replay)}`)
+        // Firefox has no DevTools trace: no visual metrics, and nothing asked them here.
+        assert.ok(!load.visual, what)
+      }
+    }
+  })
+
+  it('each cold load: the HAR\'s requests, each over the forced protocol, every origin answered by the replay', () => {
+    for (const r of json.results.filter(x => x.mode === 'cold')) {
+      for (const load of r.site.loads) {
+        const what = `${r.lane} repeat ${load.repeat}: ${JSON.stringify(load)}`
+        const har = JSON.parse(fs.readFileSync(path.join(dir, 'out', load.har), 'utf8'))
+        const entries = har.log.entries.filter(e => !favicon(e.request.url))
+        // Firefox asks for the stylesheet twice (its speculative parser's preload, then the parser's own load: seen in
+        // every cold load, the response having no cache headers), so the HAR's requests, each at least once.
+        assert.deepEqual([...new Set(entries.map(e => e.request.url))].sort(), Object.keys(LOADED).sort(), what)
+        for (const e of entries) assert.equal(e.response.status, 200, `${e.request.url}: ${what}`)
+        for (const e of entries) assert.equal(e.response.bodySize, LOADED[e.request.url], `${e.request.url}: ${what}`)
+        assert.equal(load.replay.served, entries.length, what) // every one of them answered by the replay
+        assert.deepEqual(Object.keys(load.origins).sort(), ['https://a.example', 'https://b.example', 'https://c.example:8443'], what)
+        for (const [origin, o] of Object.entries(load.origins)) assert.deepEqual(Object.keys(o.protocols), [WIRE[r.lane]], `${origin}: ${what}`)
+      }
+    }
+  })
+
+  it('the machine\'s /etc/hosts is the same after the run as before it (the replay\'s names were Firefox\'s alone)', () => {
+    assert.deepEqual(fs.readFileSync('/etc/hosts'), hostsBefore)
+    assert.doesNotMatch(fs.readFileSync('/etc/hosts', 'utf8'), /a\.example|127\.0\.1\./)
+  })
+})
