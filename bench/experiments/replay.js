@@ -10,7 +10,7 @@ const VIEWS = ['cold', 'repeat']
 
 module.exports = {
   id: 'replay',
-  title: 'A recorded site (--har) replayed per protocol on loopback or behind --link: cold and repeat-view loads of each recorded page with HTTP/1.1, HTTP/2 (node:http2 or spdy) or HTTP/3 (Caddy) served and forced, in Chromium (not in all)',
+  title: 'A recorded site (--har) replayed per protocol on loopback or behind --link: cold and repeat-view loads of each recorded page with HTTP/1.1, HTTP/2 (node:http2 or spdy) or HTTP/3 (Caddy) served and forced, in Chromium and Firefox (not in all)',
   kind: 'replay',
   // Like site's --url: an input of the user's, so not in `all`.
   needsUrl: true,
