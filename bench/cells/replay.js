@@ -30,7 +30,7 @@ const { connectTimes } = require('../../harness/remote-lanes')
 const { ensureEdge } = require('../../harness/start-lanes')
 const { startReplay } = require('../../server/replay/serve')
 const { openSiteBrowser } = require('./site-browser')
-const { measureLoad, siteRow, problemOf, VIEWS } = require('./site-url')
+const { loadViews, siteRow, VIEWS } = require('./site-url')
 const { repeatWithinBudget, seedOf } = require('./helpers')
 const { budgetNote } = require('./budget')
 const { readReplay, replayChromiumArgs, loadFacts, rowFacts, fidelityOf, FORCED, SERVERS } = require('./replay-plan')
@@ -132,7 +132,15 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
         try {
           // Every protocol of repeat r meets the link's same drops (paired, as site's: helpers.js seedOf).
           const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
-          await loadViews({ b, browser, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link, seed })
+          // Each load with the replay's facts of it: what it served and missed meanwhile.
+          await loadViews(b, {
+            url, protocol: forced, r, seed, link, harDir, outDir, visual: Boolean(cell.visual),
+            tally: view => per.get(key(protocol, view)),
+            nameOf: view => `replay${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`,
+            titleOf: view => `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`,
+            before: () => snapshot(replay.app),
+            extra: before => ({ replay: loadFacts(before, snapshot(replay.app)) })
+          })
         } finally {
           await b.close().catch(() => {})
         }
@@ -175,38 +183,6 @@ function openReplayBrowser (browser, protocol, url, replay, link) {
     return openSiteBrowser('firefox', forced, url, { ca: replay.caPem }, opened, { firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
   }
   return openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, opened, { protocolArgs: replayChromiumArgs(protocol, replay) })
-}
-
-// The cold load and the repeat view of one browser, each with the replay's facts of that load.
-async function loadViews ({ b, browser, replay, entry, protocol, forced, r, url, per, key, harDir, outDir, link = null, seed = null }) {
-  let coldFailed = false
-  for (const view of VIEWS) {
-    const p = per.get(key(protocol, view))
-    if (view !== 'cold' && coldFailed) {
-      p.failures++
-      p.problems.push('no repeat view: the cold load failed')
-      continue
-    }
-    try {
-      const name = `replay${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
-      if (seed !== null && view === 'cold') await link.opened.seed(seed)
-      const before = snapshot(replay.app)
-      const measured = await measureLoad(b, { url, name, title: `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`, view, protocol: forced, harDir, outDir, visual: Boolean(entry.cell.visual) })
-      p.costs.push(measured.costs)
-      const problem = problemOf(measured.load, forced)
-      const record = { repeat: r + 1, ...measured.record, ...(link ? { linkSeed: seed } : {}), replay: loadFacts(before, snapshot(replay.app)), problem }
-      p.loads.push(record)
-      if (problem) {
-        p.failures++
-        p.problems.push(problem)
-        coldFailed = coldFailed || view === 'cold'
-      } else p.samples.push(record.onload)
-    } catch (err) {
-      coldFailed = coldFailed || view === 'cold'
-      p.failures++
-      p.problems.push(`failed: ${err.message.split('\n')[0]}`)
-    }
-  }
 }
 
 module.exports = { runReplayCell }

@@ -149,35 +149,12 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
         continue
       }
       try {
-        let coldFailed = false
-        for (const view of VIEWS) {
-          const p = per.get(key(protocol, view))
-          if (view !== 'cold' && coldFailed) {
-            p.failures++
-            p.problems.push('no repeat view: the cold load failed')
-            continue
-          }
-          try {
-            const name = `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`
-            if (seed !== null && view === 'cold') await link.opened.seed(seed)
-            const measured = await measureLoad(b, { url, name, title: `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`, view, protocol, harDir, outDir, visual: Boolean(cell.visual) })
-            p.costs.push(measured.costs)
-            const record = { repeat: r + 1, ...measured.record, linkSeed: seed }
-            const problem = problemOf(measured.load, protocol)
-            record.problem = problem
-            p.loads.push(record)
-            if (problem) {
-              p.failures++
-              p.problems.push(problem)
-              coldFailed = coldFailed || view === 'cold'
-            } else p.samples.push(record.onload)
-          } catch (err) {
-            coldFailed = coldFailed || view === 'cold'
-            p.failures++
-            p.problems.push(`failed: ${err.message.split('\n')[0]}`)
-            b.har.stop()
-          }
-        }
+        await loadViews(b, {
+          url, protocol, r, seed, link, harDir, outDir, visual: Boolean(cell.visual),
+          tally: view => per.get(key(protocol, view)),
+          nameOf: view => `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`,
+          titleOf: view => `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`
+        })
       } finally {
         await b.close().catch(() => {})
       }
@@ -187,6 +164,43 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
   return cell.protocols.flatMap(protocol => VIEWS.map(view => siteRow({
     entry, protocol, view, p: per.get(key(protocol, view)), rtt, link, repeats, note, browser, version, url
   })))
+}
+
+// The cold load and the repeat view of one browser `b` for `url` (forced `protocol`: measureLoad's), into the
+// tallies `tally(view)` ({ samples, loads, problems, costs, failures }): each load's record with its repeat (1-based),
+// the link's seed (null without a link) and `extra(state)`'s fields, `state` being what `before()` gave just before
+// the load (the replay's counters), and its problem; a repeat view only after a good cold load. `nameOf(view)`,
+// `titleOf(view)`: its HAR's file name and title. The site and the replay experiments' loads alike.
+async function loadViews (b, options) {
+  const { url, protocol, r, tally, nameOf, titleOf, link = null, seed = null, harDir = null, outDir = null, visual = false } = options
+  const { before = () => null, extra = () => ({}) } = options
+  let coldFailed = false
+  for (const view of VIEWS) {
+    const p = tally(view)
+    if (view !== 'cold' && coldFailed) {
+      p.failures++
+      p.problems.push('no repeat view: the cold load failed')
+      continue
+    }
+    try {
+      if (seed !== null && view === 'cold') await link.opened.seed(seed)
+      const state = before()
+      const measured = await measureLoad(b, { url, name: nameOf(view), title: titleOf(view), view, protocol, harDir, outDir, visual })
+      p.costs.push(measured.costs)
+      const problem = problemOf(measured.load, protocol)
+      const record = { repeat: r + 1, ...measured.record, linkSeed: seed, ...extra(state), problem }
+      p.loads.push(record)
+      if (problem) {
+        p.failures++
+        p.problems.push(problem)
+        coldFailed = coldFailed || view === 'cold'
+      } else p.samples.push(record.onload)
+    } catch (err) {
+      coldFailed = coldFailed || view === 'cold'
+      p.failures++
+      p.problems.push(`failed: ${err.message.split('\n')[0]}`)
+    }
+  }
 }
 
 // One load of `url` in the browser `b` (openSiteBrowser's), `view` cold or repeat (about:blank first), forced
@@ -347,4 +361,4 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
   })
 }
 
-module.exports = { runSiteUrlCell, checkSites, problemOf, measureLoad, siteRow, ROUNDS, VIEWS }
+module.exports = { runSiteUrlCell, checkSites, problemOf, measureLoad, loadViews, siteRow, ROUNDS, VIEWS }

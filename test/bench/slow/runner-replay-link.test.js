@@ -82,7 +82,7 @@ describe(`npm run bench -- replay --har … --link rtt=${RTT_MS}ms (the real com
     assert.deepEqual(validateResults(json), [])
     assert.deepEqual(json.results.map(r => `${r.lane} ${r.mode}`), protocols.flatMap(p => [`${p} cold`, `${p} repeat`]))
     assert.match(fs.readFileSync(path.join(dir, 'out', 'report.md'), 'utf8'), /4 entries for the replay to serve behind the link as recorded/)
-    assert.match(result.stderr, /the replay on the link's addresses 100\.\d+\.\d+\.\d+, 100\.\d+\.\d+\.\d+, Chromium in its client namespace/)
+    assert.match(result.stderr, /the replay on the link's addresses 100\.\d+\.\d+\.\d+, 100\.\d+\.\d+\.\d+, the browser in its client namespace/)
     for (const r of json.results) {
       assert.equal(r.network, 'link', r.lane)
       assert.equal(r.linkSpec, `rtt=${RTT_MS}ms`)
