@@ -51,4 +51,16 @@ function usage (fn) {
   }
 }
 
-module.exports = { runCli, usage, exitCodeOf, errorLine, signalExitCode, EXIT }
+// A --url given on a command line: an https:// page, its href; else a UsageError naming it, and `why` https is needed.
+function httpsUrl (raw, why) {
+  let u
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new UsageError(`--url "${raw}" is not a URL; give the page's https:// address, e.g. https://example.com/`)
+  }
+  if (u.protocol !== 'https:') throw new UsageError(`--url ${raw}: ${why}; got ${u.protocol}`)
+  return u.href
+}
+
+module.exports = { runCli, usage, httpsUrl, exitCodeOf, errorLine, signalExitCode, EXIT }

@@ -8,6 +8,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const { parseDuration } = require('../cells/budget')
 const { UsageError } = require('../../common/errors')
+const { httpsUrl } = require('../../common/cli')
 const { RECORDING_BUFFERS } = require('../../harness/har/cdp-har')
 
 const DEFAULT_TIMEOUT = '60s'
@@ -62,16 +63,7 @@ function parseRecordArgs (argv) {
   if (values.help) return { help: true }
   if (positionals.length) throw new UsageError(`unexpected "${positionals.join(' ')}"; name pages with --url https://…`)
   if (!values.url) throw new UsageError('give the page to record with --url https://… (repeatable), e.g. npm run bench -- record --url https://example.com/ --out site.har')
-  const urls = values.url.map(raw => {
-    let u
-    try {
-      u = new URL(raw)
-    } catch {
-      throw new UsageError(`--url "${raw}" is not a URL; give the page's https:// address, e.g. https://example.com/`)
-    }
-    if (u.protocol !== 'https:') throw new UsageError(`--url ${raw}: the replay serves HTTP/2 and HTTP/3, which browsers speak only over https://; got ${u.protocol}`)
-    return u.href
-  })
+  const urls = values.url.map(raw => httpsUrl(raw, 'the replay serves HTTP/2 and HTTP/3, which browsers speak only over https://'))
   if (values.browser !== 'chromium') {
     throw new UsageError(`--browser must be chromium (Firefox's WebDriver BiDi gives no response bodies to record); got "${values.browser}"`)
   }

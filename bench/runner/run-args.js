@@ -8,6 +8,7 @@ const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('../cells/budget')
 const { UsageError } = require('../../common/errors')
+const { httpsUrl } = require('../../common/cli')
 const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
@@ -227,6 +228,16 @@ function lanesAtOf (values) {
   return values['lanes-at']
 }
 
+// --link <spec> of site and replay: the spec's text, or null; a UsageError naming what is wrong with it.
+function linkOf (values) {
+  if (values.link === undefined) return null
+  try {
+    return parseLinkSpec(values.link, { traces: false }).text
+  } catch (err) {
+    throw new UsageError(`--link: ${err.message}`)
+  }
+}
+
 // --url, --protocols, --ca (experiment site) → { urls, protocols, ca } or null.
 function siteOf (values, positionals) {
   const named = positionals.includes('site')
@@ -236,28 +247,12 @@ function siteOf (values, positionals) {
     return null
   }
   if (!named) throw new UsageError('--url is the site experiment\'s: npm run bench -- site --url https://…')
-  const urls = values.url.map(raw => {
-    let u
-    try {
-      u = new URL(raw)
-    } catch {
-      throw new UsageError(`--url "${raw}" is not a URL; give the page's https:// address, e.g. https://example.com/`)
-    }
-    if (u.protocol !== 'https:') throw new UsageError(`--url ${raw}: HTTP/2 and HTTP/3 in browsers need https://; got ${u.protocol}`)
-    return u.href
-  })
+  const urls = values.url.map(raw => httpsUrl(raw, 'HTTP/2 and HTTP/3 in browsers need https://'))
   const protocols = (values.protocols ?? PROTOCOLS.join(',')).split(',').map(p => p.trim()).filter(Boolean)
   const unknown = protocols.filter(p => !PROTOCOLS.includes(p))
   if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${PROTOCOLS.join(', ')} (comma-separated); got "${values.protocols}"`)
   if (values.network !== 'devtools') throw new UsageError(`site and --network ${values.network}: the site experiment measures the real path to --url, or that path behind a link of --link <spec> (leave out --network)`)
-  let link = null
-  if (values.link !== undefined) {
-    try {
-      link = parseLinkSpec(values.link, { traces: false }).text
-    } catch (err) {
-      throw new UsageError(`--link: ${err.message}`)
-    }
-  }
+  const link = linkOf(values)
   if (values['lanes-at'] !== undefined) throw new UsageError('site and --lanes-at: the site experiment measures --url, not lanes')
   return {
     urls: [...new Set(urls)],
@@ -285,13 +280,8 @@ function replayOf (values, positionals) {
     const why = mountNamespaceUnavailableReason()
     if (why) throw new FirefoxError(`replay and --browser ${values.browser}: Firefox has no per-name resolver switch, so the replay sends it to its own addresses for the recorded names by a hosts file over /etc/hosts in a mount namespace of Firefox's own, and here ${why}; Chromium needs none (--host-resolver-rules): leave out --browser`)
   }
-  let link = null
-  if (values.link !== undefined) {
-    try {
-      link = parseLinkSpec(values.link, { traces: false }).text
-    } catch (err) {
-      throw new UsageError(`--link: ${err.message}`)
-    }
+  const link = linkOf(values)
+  if (link) {
     // Where no link can be made (not Linux, no /dev/net/tun, no root or user namespace, …): said now, and how to go without.
     const why = unavailableReason()
     if (why) throw new LinkUnavailableError(`replay --link: ${why}; without --link the replay serves on loopback`)
