@@ -13,44 +13,22 @@
 // round trips × 100 ms, its onload at least 2 × 100 ms.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { findChrome } = require('../../../harness/chromium')
 const { mayBuildHere, unavailableReason } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
-const { runNode } = require('../../support/run-node')
-const { h2benchHar, PNG, BODIES } = require('../../server/replay/har-fixture')
+const { replayRun, assertLoadsGood, favicon, LOADED, BODY_BYTES } = require('../../support/replay-run')
 
-const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 const REPEATS = 2
 const RTT_MS = 100
-const WIRE = { h2: 'h2', h3: 'h3' }
-// As runner-replay.test.js: the page's requests and each one's body as served.
-const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
-  '<img src="https://b.example/logo.png"><link rel="stylesheet" href="https://c.example:8443/gone">\n'
-const LOADED = {
-  'https://a.example/': Buffer.byteLength(PAGE),
-  'https://a.example/app.js?v=1': BODIES['https://a.example/app.js?v=1'].length,
-  'https://b.example/logo.png': PNG.length,
-  'https://c.example:8443/gone': 1234 // recorded without its body (bodyComplete false): served as that many bytes
-}
-const BODY_BYTES = Object.values(LOADED).reduce((a, n) => a + n, 0)
 
-function siteHar () {
-  const har = h2benchHar()
-  har.log.entries = har.log.entries.filter(e => e.request.url in LOADED)
-  for (const e of har.log.entries) e.response.headers = e.response.headers.filter(h => !/^content-(encoding|length)$/i.test(h.name))
-  har.log.entries.find(e => e.request.url === 'https://a.example/').response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
-  return har
-}
-
-const favicon = u => /\/favicon\.ico$/.test(u)
 // 100.64.0.0/10: the link's extra server addresses.
 const linkAddress = a => /^100\.(\d+)\./.test(a || '') && Number(/^100\.(\d+)\./.exec(a)[1]) >= 64 && Number(/^100\.(\d+)\./.exec(a)[1]) < 128
 
 describe(`npm run bench -- replay --har … --link rtt=${RTT_MS}ms (the real command, three origins over h2 and h3 behind the link)`, function () {
   this.timeout(900000)
+  let run = null
   let dir = null
   let harFile = null
   let result = null
@@ -67,15 +45,11 @@ describe(`npm run bench -- replay --har … --link rtt=${RTT_MS}ms (the real com
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h2']
     }
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-replay-link-'))
-    harFile = path.join(dir, 'site.har')
-    fs.writeFileSync(harFile, JSON.stringify(siteHar()))
-    result = await runNode(RUN, ['replay', '--har', harFile, '--link', `rtt=${RTT_MS}ms`, '--protocols', protocols.join(','), '--repeats', String(REPEATS), '--out', path.join(dir, 'out')])
-    json = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'))
+    run = replayRun('h2bench-runner-replay-link-');
+    ({ dir, harFile } = run);
+    ({ result, json } = await run.run(['--link', `rtt=${RTT_MS}ms`, '--protocols', protocols.join(','), '--repeats', String(REPEATS)]))
   })
-  after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true })
-  })
+  after(() => run && run.cleanup())
 
   it('exits 0 with a results.json that matches its schema: a row per protocol and view, each behind the link', () => {
     assert.equal(result.code, 0, result.stderr)
@@ -94,18 +68,7 @@ describe(`npm run bench -- replay --har … --link rtt=${RTT_MS}ms (the real com
   })
 
   it('every load good, over the protocol forced, nothing missed (a favicon at most)', () => {
-    for (const r of json.results) {
-      const what = `${r.lane} ${r.mode}: ${r.note}`
-      assert.equal(r.failures, 0, what)
-      assert.equal(r.repeatsGot, REPEATS, what)
-      assert.equal(r.protocol, WIRE[r.lane], what)
-      const tally = Object.fromEntries(r.site.protocols.split(', ').map(x => x.split(' ×')).map(([k, n]) => [k, Number(n)]))
-      assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && r.mode === 'repeat')), [], what)
-      for (const load of r.site.loads) {
-        assert.deepEqual(load.replay.missed.filter(m => !favicon(m)), [], what)
-        assert.ok(load.replay.misses <= 1, `${what}: ${JSON.stringify(load.replay)}`)
-      }
-    }
+    assertLoadsGood(json, REPEATS)
   })
 
   it('every request through the link: each answered from a link address, the forwarder\'s downlink carrying at least the bodies', () => {

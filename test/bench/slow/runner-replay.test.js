@@ -12,42 +12,19 @@
 // the same HAR less one entry (the script): that request is a miss, counted and named.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { findChrome } = require('../../../harness/chromium')
 const { mayBuildHere } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
 const { runNode } = require('../../support/run-node')
-const { h2benchHar, PNG, BODIES } = require('../../server/replay/har-fixture')
+const { replayRun, assertLoadsGood, siteHar, favicon, LOADED, BODY_BYTES, ORIGINS, RUN } = require('../../support/replay-run')
 
-const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
 const REPEATS = 2
-const WIRE = { h1: 'http/1.1', h2: 'h2', h3: 'h3' }
-const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
-  '<img src="https://b.example/logo.png"><link rel="stylesheet" href="https://c.example:8443/gone">\n'
-// The page's requests and each one's body as served (decoded, identity: no content-encoding left in the HAR).
-const LOADED = {
-  'https://a.example/': Buffer.byteLength(PAGE),
-  'https://a.example/app.js?v=1': BODIES['https://a.example/app.js?v=1'].length,
-  'https://b.example/logo.png': PNG.length,
-  'https://c.example:8443/gone': 1234 // recorded without its body (bodyComplete false): served as that many bytes
-}
-const BODY_BYTES = Object.values(LOADED).reduce((a, n) => a + n, 0)
-
-// The recorder's HAR of the three origins, holding exactly the page's four entries, none content-encoded.
-function siteHar ({ without = null } = {}) {
-  const har = h2benchHar()
-  har.log.entries = har.log.entries.filter(e => e.request.url in LOADED && e.request.url !== without)
-  for (const e of har.log.entries) e.response.headers = e.response.headers.filter(h => !/^content-(encoding|length)$/i.test(h.name))
-  har.log.entries.find(e => e.request.url === 'https://a.example/').response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
-  return har
-}
-
-const favicon = m => /\/favicon\.ico$/.test(m)
 
 describe('npm run bench -- replay --har … (the real command, three origins over h1, h2 and h3)', function () {
   this.timeout(600000)
+  let run = null
   let dir = null
   let harFile = null
   let result = null
@@ -65,16 +42,12 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h1', 'h2']
     }
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-replay-'))
-    harFile = path.join(dir, 'site.har')
-    fs.writeFileSync(harFile, JSON.stringify(siteHar()))
-    result = await runNode(RUN, ['replay', '--har', harFile, '--protocols', protocols.join(','), '--repeats', String(REPEATS), '--out', path.join(dir, 'out')])
-    json = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'results.json'), 'utf8'))
+    run = replayRun('h2bench-runner-replay-');
+    ({ dir, harFile } = run);
+    ({ result, json } = await run.run(['--protocols', protocols.join(','), '--repeats', String(REPEATS)]))
     report = fs.readFileSync(path.join(dir, 'out', 'report.md'), 'utf8')
   })
-  after(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true })
-  })
+  after(() => run && run.cleanup())
 
   it('exits 0 with a results.json that matches its schema: a row per protocol and view, each naming the HAR replayed', () => {
     assert.equal(result.code, 0, result.stderr)
@@ -91,19 +64,8 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
   })
 
   it('every load good, over the protocol forced, from the replay', () => {
-    for (const r of json.results) {
-      const what = `${r.lane} ${r.mode}: ${r.note}`
-      assert.equal(r.failures, 0, what)
-      assert.equal(r.repeatsGot, REPEATS, what)
-      assert.equal(r.protocol, WIRE[r.lane], what)
-      const tally = Object.fromEntries(r.site.protocols.split(', ').map(x => x.split(' ×')).map(([k, n]) => [k, Number(n)]))
-      assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && r.mode === 'repeat')), [], what)
-      for (const load of r.site.loads) {
-        // Only the favicon may have missed; nothing else the page asked lacks a recording.
-        assert.deepEqual(load.replay.missed.filter(m => !favicon(m)), [], what)
-        assert.ok(load.replay.misses <= 1, `${what}: ${JSON.stringify(load.replay)}`)
-      }
-    }
+    // Only the favicon may have missed; nothing else the page asked lacks a recording.
+    assertLoadsGood(json, REPEATS)
   })
 
   it('each cold load: the HAR\'s requests and body bytes, every origin answered by the replay', () => {
@@ -117,7 +79,7 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
         const bodies = har.log.entries.filter(e => !favicon(e.request.url)).reduce((a, e) => a + e.response.bodySize, 0)
         assert.equal(bodies, BODY_BYTES, what)
         assert.equal(load.replay.served, Object.keys(LOADED).length, what)
-        assert.deepEqual(Object.keys(load.origins).sort(), ['https://a.example', 'https://b.example', 'https://c.example:8443'], what)
+        assert.deepEqual(Object.keys(load.origins).sort(), ORIGINS, what)
         assert.ok(load.newConnections >= 2, what) // c.example:8443 has an address and certificate of its own
       }
       // The row's fidelity to the recording: every recorded request, per origin too; beyond them only the favicon
@@ -148,10 +110,9 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
   it('a HAR without the script: that request a miss, counted and named, the load still good', async () => {
     const lacking = path.join(dir, 'lacking.har')
     fs.writeFileSync(lacking, JSON.stringify(siteHar({ without: 'https://a.example/app.js?v=1' })))
-    const out = path.join(dir, 'lacking')
-    const r = await runNode(RUN, ['replay', '--har', lacking, '--protocols', 'h2', '--repeats', '1', '--out', out])
+    const { result: r, json: got } = await run.run(['--protocols', 'h2', '--repeats', '1'], { har: lacking, out: path.join(dir, 'lacking') })
     assert.equal(r.code, 0, r.stderr)
-    const rows = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).results
+    const rows = got.results
     const cold = rows.find(x => x.mode === 'cold')
     assert.equal(cold.failures, 0, cold.note)
     assert.ok(cold.replay.misses >= 1, JSON.stringify(cold.replay))
