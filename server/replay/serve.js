@@ -18,6 +18,12 @@
 // Binding 127.0.1.x:443 belongs in a network namespace of h2bench's own: in
 // the host's the replay refuses (link/namespace.js mayBuildHere, as the link
 // does) unless every origin is moved to an explicit port >= 1024 (`ports`).
+// `variant` says how the server behaves (server/replay/app.js; VARIANT_NOTES
+// below says what each does per protocol): plain (the protocol server's own
+// scheduling), fifo, rfc9218 (server/replay/schedule.js), early-hints
+// (server/replay/early-hints.js). For h3 Caddy passes each request's client
+// address (X-H2bench-Client: the QUIC or TCP peer), so the upstream can
+// schedule per client connection; the app removes it before answering.
 const { once } = require('node:events')
 const { UserError } = require('../../common/errors')
 const { mayBuildHere } = require('../../link/namespace')
@@ -27,6 +33,31 @@ const { createReplayApp } = require('./app')
 
 const PROTOCOLS = ['h1', 'h2', 'h2-spdy', 'h3']
 const ALPN = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' }
+const VARIANTS = ['plain', 'fifo', 'rfc9218', 'early-hints']
+// The request header Caddy names the client's connection in (proxyTo), for the upstream's scheduler.
+const CLIENT_HEADER = 'x-h2bench-client'
+
+// What a variant does over a protocol where a report must say more than its name (null: it does what it says).
+function variantNote (variant, protocol) {
+  if ((variant === 'fifo' || variant === 'rfc9218') && protocol === 'h1') {
+    return `${variant} changes nothing over HTTP/1.1: a connection carries one response at a time; answered as plain`
+  }
+  if (variant === 'rfc9218' && protocol === 'h3') {
+    return 'rfc9218 at the edge\'s upstream, per client connection; quic-go (Caddy) schedules by the same Priority header itself, also in plain'
+  }
+  if (variant === 'early-hints' && protocol === 'h1') return 'early-hints over HTTP/1.1: 103s are sent, but Chromium acts on them only over HTTP/2 and HTTP/3'
+  return null
+}
+
+// Why `variant` cannot run over `protocol`, or null.
+function variantRefusal (variant, protocol) {
+  if (!VARIANTS.includes(variant)) return `variant ${JSON.stringify(variant)} is not one of ${VARIANTS.join(', ')}`
+  if (variant === 'early-hints' && protocol === 'h2-spdy') {
+    return 'variant early-hints cannot run over h2-spdy: spdy has no HTTP/2 103 (its writeEarlyHints writes the hint as HTTP/1.1 text ' +
+      'into the response body); it runs over h1, h2 and h3'
+  }
+  return null
+}
 
 // The replay cannot start: a bad protocol, the host's namespace, a port taken.
 class ReplayError extends UserError {
@@ -72,11 +103,17 @@ function nodeServer (protocol, handler, tls) {
   return require('../lanes/h2-spdy').createServer(handler, tls)
 }
 
-// archive (server/replay/archive.js) → { origins, hostResolverRules, spki, caPem, app, plan, edge, close() }.
+// archive (server/replay/archive.js) → { protocol, variant, variantNote, origins, hostResolverRules, spki, caPem,
+// certificates, app, plan, edge, close() }.
 // options: protocol 'h1'|'h2'|'h2-spdy'|'h3'; ports: { origin: port } or origin => port (see namespaceRefusal);
-// addresses: the addresses to listen on, in order, instead of 127.0.1.x (a link's).
-async function startReplay (archive, { protocol = 'h2', ports = null, addresses = null } = {}) {
+// addresses: the addresses to listen on, in order, instead of 127.0.1.x (a link's); certificates: replayCertificates'
+// of the same archive, to serve the same leaves again (a cell starts a replay per repeat and protocol), else new ones;
+// variant: 'plain' (default) | 'fifo' | 'rfc9218' | 'early-hints' (VARIANTS; the result's variantNote says what it
+// does over this protocol where that is not just its name, and app.variantStats() counts what it did).
+async function startReplay (archive, { protocol = 'h2', ports = null, addresses = null, certificates = null, variant = 'plain' } = {}) {
   if (!PROTOCOLS.includes(protocol)) throw new ReplayError(`protocol ${JSON.stringify(protocol)} is not one of ${PROTOCOLS.join(', ')}`, { status: 400 })
+  const refused = variantRefusal(variant, protocol)
+  if (refused) throw new ReplayError(refused, { status: 400 })
   let plan
   try {
     plan = planReplay(archive, { ports, addresses })
@@ -86,7 +123,10 @@ async function startReplay (archive, { protocol = 'h2', ports = null, addresses 
   }
   const why = namespaceRefusal(plan, ports)
   if (why) throw new ReplayError(why, { status: 503 })
-  const certs = await makeReplayCertificates(plan.certs)
+  const certs = certificates || await makeReplayCertificates(plan.certs)
+  if (certs.leaves.length !== plan.certs.length) {
+    throw new ReplayError(`certificates for ${certs.leaves.length} recorded certificates given; this archive has ${plan.certs.length}`, { status: 500 })
+  }
   // A request's :authority/Host → its recorded origin, also where `ports` moved the origin.
   const byServed = new Map(plan.origins.map(o => [`${o.host}:${o.port}`, o.origin]))
   const resolveOrigin = authority => {
@@ -98,7 +138,12 @@ async function startReplay (archive, { protocol = 'h2', ports = null, addresses 
       return null
     }
   }
-  const app = createReplayApp(archive, { resolveOrigin })
+  const app = createReplayApp(archive, {
+    resolveOrigin,
+    schedule: (variant === 'fifo' || variant === 'rfc9218') && protocol !== 'h1' ? variant : null,
+    earlyHints: variant === 'early-hints',
+    clientHeader: protocol === 'h3' ? CLIENT_HEADER : null
+  })
   const closers = []
   const close = () => Promise.all(closers.splice(0).map(c => c()))
   let edge = null
@@ -118,6 +163,8 @@ async function startReplay (archive, { protocol = 'h2', ports = null, addresses 
   }
   return {
     protocol,
+    variant,
+    variantNote: variantNote(variant, protocol),
     origins: plan.origins.map(o => ({ origin: o.origin, host: o.host, address: o.address, port: o.port, protocol: ALPN[protocol] })),
     hostResolverRules: plan.hostResolverRules,
     spki: certs.spki,
@@ -130,18 +177,32 @@ async function startReplay (archive, { protocol = 'h2', ports = null, addresses 
   }
 }
 
+// archive → the certificates a replay of it serves (makeReplayCertificates of its plan): made once, given to each
+// startReplay of the archive as `certificates`, so every replay of one cell shows the same leaves.
+const replayCertificates = archive => makeReplayCertificates(planReplay(archive).certs)
+
 // Caddy's reverse proxy as the edge lanes use it (server/edge/caddy.js), but
 // leaving the recorded response as it is: no Via added, and no compression
 // of its own (by default Go's transport asks the upstream for gzip when the
 // client did not, and un-gzips the answer, dropping its Content-Encoding).
 // The Host header passes through unchanged (Caddy's default), so the replay
 // handler sees the recorded name. (Go's server adds a Date where the
-// recording had none.)
+// recording had none.) X-H2bench-Client carries the client's address and
+// port ({http.request.remote}: one QUIC connection, or one TCP connection of
+// the fallback), the app's key for a connection's scheduler; the app takes
+// it off the request. Caddy passes the upstream's 1xx on (its
+// reverse_proxy's Got1xxResponse), so a 103 reaches the client.
 const proxyTo = dial => [
   // The proxy adds its Via to the response it writes, after its own header
   // operations: so a deferred delete of the server's, applied as the head is written.
   { handler: 'headers', response: { delete: ['Via'], deferred: true } },
-  { handler: 'reverse_proxy', flush_interval: -1, upstreams: [{ dial }], transport: { protocol: 'http', compression: false } }
+  {
+    handler: 'reverse_proxy',
+    flush_interval: -1,
+    upstreams: [{ dial }],
+    transport: { protocol: 'http', compression: false },
+    headers: { request: { set: { 'X-H2bench-Client': ['{http.request.remote}'] } } }
+  }
 ]
 
 // h3: the replay handler on one plain HTTP/1.1 server on 127.0.0.1, and one
@@ -164,4 +225,4 @@ async function startEdge (plan, certs, app, closers) {
   return { upstream: dial, caddys: caddys.map(c => ({ pid: c.pid, version: c.version, warning: c.warning })) }
 }
 
-module.exports = { startReplay, namespaceRefusal, ReplayError, PROTOCOLS }
+module.exports = { startReplay, replayCertificates, namespaceRefusal, variantRefusal, variantNote, ReplayError, PROTOCOLS, VARIANTS }

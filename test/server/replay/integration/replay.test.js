@@ -23,7 +23,7 @@ const zlib = require('node:zlib')
 const crypto = require('node:crypto')
 const { performance } = require('node:perf_hooks')
 const { archiveFromHar } = require('../../../../server/replay/archive')
-const { startReplay } = require('../../../../server/replay/serve')
+const { startReplay, replayCertificates } = require('../../../../server/replay/serve')
 const { mayBuildHere } = require('../../../../link/namespace')
 const { freePort, edgeUnavailableReason } = require('../../../../server/edge/caddy')
 const { h3get, useH3Client } = require('../../../support/clients')
@@ -253,3 +253,28 @@ for (const { protocol, moved } of CASES) {
     })
   })
 }
+
+describe('server/replay/serve.js: certificates made once, served by every replay of the archive', function () {
+  this.timeout(60000)
+  const archive = archiveFromHar(h2benchHar(), { file: 'fixture.har' })
+
+  it('two replays given replayCertificates show the same CA and leaves; certificates for another number of recorded ones are refused', async () => {
+    const certificates = await replayCertificates(archive)
+    const seen = []
+    for (const protocol of ['h1', 'h2']) {
+      const replay = await startReplay(archive, { protocol, ports: await portsHere(true), certificates })
+      try {
+        const got = await FETCH[protocol](replay, C, '/data.json')
+        assert.equal(got.status, 200)
+        seen.push({ caPem: replay.caPem, spki: replay.spki, leaf: got.cert.fingerprint256 })
+      } finally {
+        await replay.close()
+      }
+    }
+    assert.equal(seen[0].caPem, certificates.caPem)
+    assert.deepEqual(seen[0], seen[1])
+    assert.deepEqual(seen[0].spki, certificates.spki)
+    const fewer = { ...certificates, leaves: certificates.leaves.slice(1), spki: certificates.spki.slice(1) }
+    await assert.rejects(startReplay(archive, { protocol: 'h2', ports: await portsHere(true), certificates: fewer }), /certificates for 1 recorded certificates given; this archive has 2/)
+  })
+})

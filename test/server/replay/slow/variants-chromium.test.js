@@ -1,0 +1,98 @@
+'use strict'
+
+// The replay's variants as real Chromium meets them (server/replay/serve.js
+// `variant`): the constructed three-origin site (test/server/replay/
+// har-fixture.js), its page recorded with a Link preload header for its
+// script, replayed with early-hints over h2 (node:http2) and h3 (Caddy,
+// QUIC) at the recorded names and ports. What Chromium sends: every request
+// it made carried an RFC 9218 `priority` header, over HTTP/2 as over HTTP/3
+// (printed; Chromium 156 here: the page u=0, i, its subresources u=0 to
+// u=2, some with i), which is what the rfc9218 variant schedules by; and the 103 reached Chromium before the page over both
+// (CDP Network.responseReceivedEarlyHints), over h3 through Caddy's reverse
+// proxy and quic-go. Over h2 CDP at times shows no 103 for a load the replay
+// sent one for (1 in 4 here, not understood): up to three loads.
+const assert = require('node:assert/strict')
+const { launchBrowser } = require('../../../support/browser')
+const { findChrome, INSTALL_HINT } = require('../../../../harness/chromium')
+const { archiveFromHar } = require('../../../../server/replay/archive')
+const { startReplay } = require('../../../../server/replay/serve')
+const { mayBuildHere } = require('../../../../link/namespace')
+const { edgeUnavailableReason } = require('../../../../server/edge/caddy')
+const { h2benchHar } = require('../har-fixture')
+
+const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
+  '<img src="https://b.example/logo.png">' +
+  '<link rel="stylesheet" href="https://c.example:8443/gone">\n'
+const PRELOAD = '</app.js?v=1>; rel=preload; as=script'
+
+function skipUnless (ctx, why) {
+  if (!why) return
+  process.stdout.write(`      (skipped: ${why})\n`)
+  ctx.skip()
+}
+
+function siteHar () {
+  const har = h2benchHar()
+  const page = har.log.entries.find(e => e.request.url === 'https://a.example/')
+  page.response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
+  page.response.headers = [{ name: 'content-type', value: 'text/html' }, { name: 'link', value: PRELOAD }]
+  return har
+}
+
+for (const protocol of ['h2', 'h3']) {
+  describe(`server/replay variants in Chromium over ${protocol}`, function () {
+    this.timeout(120000)
+    let replay = null
+    let chrome = null
+
+    before(async function () {
+      skipUnless(this, !findChrome() && `no Chrome or Chromium: ${INSTALL_HINT}`)
+      skipUnless(this, !mayBuildHere() && 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace')
+      skipUnless(this, protocol === 'h3' && edgeUnavailableReason())
+      replay = await startReplay(archiveFromHar(siteHar(), { file: 'fixture.har' }), { protocol, variant: 'early-hints' })
+      const hostRules = `--host-resolver-rules=${replay.hostResolverRules}`
+      const protocolArgs = protocol === 'h3'
+        ? ['--enable-quic', `--origin-to-force-quic-on=${replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
+        : ['--disable-quic', hostRules]
+      chrome = await launchBrowser({ spki: replay.spki.join(','), protocolArgs, handleSignals: false })
+    })
+    after(async () => {
+      if (chrome) await chrome.close()
+      if (replay) await replay.close()
+    })
+
+    it('every request carries a priority header; the 103 with the page\'s preload reaches Chromium before the page', async () => {
+      // One load, a fresh tab each; again (up to 3) when CDP showed no 103: over h2 it at times does not (1 load in 4
+      // here), though the replay sent one for every load (counted below).
+      let loads = 0
+      let hints = []
+      let first = null
+      while (loads < 3 && !hints.length) {
+        const page = await chrome.context.newPage()
+        const cdp = await page.createCDPSession()
+        const responses = []
+        hints = []
+        cdp.on('Network.responseReceivedEarlyHints', e => hints.push(e))
+        cdp.on('Network.responseReceived', e => responses.push(e.response))
+        await cdp.send('Network.enable')
+        const nav = await page.goto('https://a.example/', { waitUntil: 'load' })
+        assert.equal(nav.status(), 200)
+        loads++
+        if (!first) first = { stats: replay.app.variantStats(), served: replay.app.served().total }
+        assert.equal(responses.find(r => r.url === 'https://a.example/').protocol, protocol)
+        await page.close()
+      }
+      const { stats, served } = first
+      process.stdout.write(`      (Chromium ${(await chrome.browser.version())} sent priority: ${JSON.stringify(stats.priorities)}; ` +
+        `loads until CDP showed the 103: ${loads})\n`)
+      assert.ok(served >= 4, `served ${served}`)
+      assert.equal(stats.priorities['(none)'], undefined, 'a request without a priority header')
+      assert.ok(Object.keys(stats.priorities).some(v => /^u=0\b/.test(v)), 'the page at u=0')
+      assert.equal(Object.values(stats.priorities).reduce((a, b) => a + b, 0), served)
+      assert.deepEqual(replay.app.variantStats().hints, { responses: loads, links: loads })
+      assert.equal(hints.length, 1, `Network.responseReceivedEarlyHints in none of ${loads} loads`)
+      const link = Object.entries(hints[0].headers).find(([n]) => n.toLowerCase() === 'link')
+      assert.ok(link && link[1].includes(PRELOAD), JSON.stringify(hints[0].headers))
+    })
+  })
+}
