@@ -19,7 +19,7 @@ async function main (argv) {
     return 0
   }
   const log = line => process.stderr.write(`${line}\n`)
-  const { har, problems } = await recordSite({ urls: opts.urls, timeoutMs: opts.timeoutMs, ca: opts.ca, log })
+  const { har, problems } = await recordSite({ urls: opts.urls, timeoutMs: opts.timeoutMs, ca: opts.ca, serverTime: opts.serverTime, log })
   // Written beside, then renamed: a recording cut short leaves no half a HAR under the name asked for.
   const tmp = `${opts.out}.${process.pid}.tmp`
   fs.writeFileSync(tmp, JSON.stringify(har, null, 1))

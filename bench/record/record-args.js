@@ -12,6 +12,7 @@ const { httpsUrl } = require('../../common/cli')
 const { RECORDING_BUFFERS } = require('../../harness/har/cdp-har')
 
 const DEFAULT_TIMEOUT = '60s'
+const SERVER_TIMES = ['least', 'page']
 const MiB = 1024 * 1024
 
 const HELP = `Usage: npm run bench -- record --url <https://…> [--url …] --out <file.har> [options]
@@ -33,6 +34,10 @@ Options:
                    a page still busy then is recorded as far as it got, and said so
   --ca <pem>       trust this CA too (a staging server, your own CA): Chromium is given the hash
                    of each --url origin's leaf after Node has checked it against this CA
+  --server-time <how>  least (default): after the pages, each recorded GET is asked once more, alone
+                   (one at a time per origin on a kept HTTP/1.1 connection), and a response's server
+                   time is the smaller of that and the page's (which includes the wait behind other
+                   responses on the connection); page: the page's alone, nothing asked twice
   -h, --help       show this help
 
 A page has loaded when its load event has fired and no request has been in flight for 500 ms.
@@ -48,10 +53,11 @@ const OPTIONS = {
   browser: { type: 'string', default: 'chromium' },
   timeout: { type: 'string', default: DEFAULT_TIMEOUT },
   ca: { type: 'string' },
+  'server-time': { type: 'string', default: 'least' },
   help: { type: 'boolean', short: 'h', default: false }
 }
 
-// argv (after `record`) → { help: true } or { help: false, urls, out, browser, timeoutMs, ca }.
+// argv (after `record`) → { help: true } or { help: false, urls, out, browser, timeoutMs, ca, serverTime }.
 function parseRecordArgs (argv) {
   let parsed
   try {
@@ -72,7 +78,8 @@ function parseRecordArgs (argv) {
     throw new UsageError(`--timeout must be a time up to 1 h, in seconds (90, 90s) or minutes (2m); got "${values.timeout}"`)
   }
   const ca = values.ca === undefined ? null : path.resolve(values.ca)
-  return { help: false, urls: [...new Set(urls)], out: outFileOf(values.out), browser: values.browser, timeoutMs, ca }
+  if (!SERVER_TIMES.includes(values['server-time'])) throw new UsageError(`--server-time must be ${SERVER_TIMES.join(' or ')}; got "${values['server-time']}"`)
+  return { help: false, urls: [...new Set(urls)], out: outFileOf(values.out), browser: values.browser, timeoutMs, ca, serverTime: values['server-time'] }
 }
 
 // --out: a file whose folder exists and may be written to, not a folder itself. → the absolute path.

@@ -17,6 +17,7 @@ const { trustSite, readCa } = require('../../harness/site-trust')
 const { connectTimes } = require('../../harness/remote-lanes')
 const { spkiHash } = require('../../server/certs')
 const { UserError } = require('../../common/errors')
+const { timeServersAlone } = require('./server-time')
 
 const QUIET_MS = 500 // no request in flight this long after the load event: the page has loaded
 const POLL_MS = 50
@@ -74,8 +75,9 @@ async function loadOne (page, recorder, url, timeoutMs) {
 }
 
 // Records `urls` (https://, in order) → { har, problems: [{ url, failed, text }] }. `ca`: a CA file to
-// trust too; `log`: progress.
-async function recordSite ({ urls, timeoutMs = 60000, ca = null, log = () => {} }) {
+// trust too; `serverTime`: 'least' (each GET asked again alone, the smaller time kept: ./server-time.js)
+// or 'page' (the page's alone); `log`: progress.
+async function recordSite ({ urls, timeoutMs = 60000, ca = null, serverTime = 'least', log = () => {} }) {
   const spki = await trustedSpkis(urls, ca, log)
   const b = await launchBrowser({ spki, netBenchmarking: false, protocolArgs: ['--enable-quic'] })
   const problems = []
@@ -112,6 +114,7 @@ async function recordSite ({ urls, timeoutMs = 60000, ca = null, log = () => {} 
     const { pages, entries, origins } = recorder.stop()
     if (!entries.length) throw new UserError(`nothing was recorded (${problems.map(p => `${p.url}: ${p.text}`).join('; ') || 'no request was made'})`, { code: 'H2B_RECORD_EMPTY' })
     const har = buildHar({ browser, pages, entries, h2bench: logFields({ browser, recordedAt, origins }) })
+    if (serverTime === 'least') await timeServersAlone(har, { log })
     return { har, problems }
   } finally {
     await b.close().catch(() => {})

@@ -23,16 +23,17 @@ describe('npm run bench -- record: command line and summary', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
   const usage = (argv, re) => assert.throws(() => parseRecordArgs(argv), err => err instanceof UsageError && err.status === 400 && re.test(err.message), re)
 
-  it('--url (repeatable, once each), --out as an absolute path, defaults: chromium, 60 s, no CA', () => {
+  it('--url (repeatable, once each), --out as an absolute path, defaults: chromium, 60 s, no CA, server time the least', () => {
     const out = path.join(dir, 'site.har')
     assert.deepEqual(parseRecordArgs(['--url', 'https://a.example/', '--url', 'https://b.example:8443/x?y=1', '--url', 'https://a.example/', '--out', out]), {
-      help: false, urls: ['https://a.example/', 'https://b.example:8443/x?y=1'], out, browser: 'chromium', timeoutMs: 60000, ca: null
+      help: false, urls: ['https://a.example/', 'https://b.example:8443/x?y=1'], out, browser: 'chromium', timeoutMs: 60000, ca: null, serverTime: 'least'
     })
     const rel = path.relative(process.cwd(), out)
     const opts = parseRecordArgs(['--url', 'https://a.example', '--out', rel, '--timeout', '2m', '--ca', 'ca.pem', '--browser', 'chromium'])
     assert.equal(opts.out, out)
     assert.equal(opts.timeoutMs, 120000)
     assert.equal(opts.ca, path.resolve('ca.pem'))
+    assert.equal(parseRecordArgs(['--url', 'https://a.example', '--out', rel, '--server-time', 'page']).serverTime, 'page')
     assert.deepEqual(parseRecordArgs(['--help']), { help: true })
   })
 
@@ -48,7 +49,8 @@ describe('npm run bench -- record: command line and summary', () => {
     usage(['--url', 'https://a.example/', '--out', dir], /is a folder; name the HAR file/)
     usage(['--url', 'https://a.example/', '--out', out, '--browser', 'firefox'], /--browser must be chromium .*got "firefox"/)
     usage(['--url', 'https://a.example/', '--out', out, '--timeout', 'soon'], /--timeout must be a time .*got "soon"/)
-    usage(['--url', 'https://a.example/', '--out', out, '--repeats', '3'], /Unknown option '--repeats'; options are --url, --out, --browser, --timeout, --ca, --help/)
+    usage(['--url', 'https://a.example/', '--out', out, '--server-time', 'alone'], /--server-time must be least or page; got "alone"/)
+    usage(['--url', 'https://a.example/', '--out', out, '--repeats', '3'], /Unknown option '--repeats'; options are --url, --out, --browser, --timeout, --ca, --server-time, --help/)
     usage(['https://a.example/', '--out', out], /unexpected "https:\/\/a\.example\/"; name pages with --url/)
   })
 
