@@ -37,8 +37,9 @@ const joinPems = (...pems) => pems.map(p => p.trimEnd() + '\n').join('')
 // Returns { key (the leaf's), cert (leaf then CA: the chain every lane
 // serves), ca (the CA certificate alone) }.
 // `ips`: more addresses the leaf is valid for (a packet-level link's server
-// address: Firefox checks the name, Chromium's SPKI flag does not).
-async function generateCertificate ({ ips = [] } = {}) {
+// address: Firefox checks the name, Chromium's SPKI flag does not); `names`:
+// more DNS names (a test's site reached by names of its own hosts file).
+async function generateCertificate ({ ips = [], names = [] } = {}) {
   const notBeforeDate = new Date(Date.now() - 60 * 1000)
   const notAfterDate = new Date(notBeforeDate.getTime() + VALID_DAYS * 86400 * 1000)
   const common = { keyType: 'rsa', keySize: 2048, algorithm: 'sha256', notBeforeDate, notAfterDate }
@@ -56,7 +57,7 @@ async function generateCertificate ({ ips = [] } = {}) {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { ...SAN, altNames: [...SAN.altNames, ...ips.map(ip => ({ type: 7, ip }))] }
+      { ...SAN, altNames: [...SAN.altNames, ...ips.map(ip => ({ type: 7, ip })), ...names.map(value => ({ type: 2, value }))] }
     ]
   })
   return { key: joinPems(leaf.private), cert: joinPems(leaf.cert, ca.cert), ca: joinPems(ca.cert) }

@@ -27,8 +27,11 @@ const HOST = '127.0.0.1'
 // { nginx?, caddy?, caFile, ca, spki, dir, root, SITE, close() }; a server
 // that is not installed rejects with an Error carrying `missing: true` and a
 // message naming what to install.
-// `ips`: more addresses for the leaf (a test that reaches these servers by another address: runner-site's NAT).
-async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [] } = {}) {
+// `ips`: more addresses for the leaf (a test that reaches these servers by another address: runner-site's NAT);
+// `names`: DNS names for the leaf (a test that reaches them by names of its own hosts file); `caddyPorts`: how many
+// ports Caddy serves the site on (2: a third origin beside nginx's and Caddy's first; site.caddy.urls, .ports).
+// site.writePage(name, html) adds a page to the root both serve (one naming the servers' ports, say).
+async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [], names = [], caddyPorts = 1 } = {}) {
   const unknown = servers.filter(s => s !== 'nginx' && s !== 'caddy')
   if (unknown.length) throw new Error(`startStaticSite: unknown server ${unknown.join(', ')} (nginx, caddy)`)
   const nginxPath = servers.includes('nginx') ? findNginx() : null
@@ -64,11 +67,12 @@ async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [] } = {})
     return closing
   }
 
+  site.writePage = (name, html) => fs.writeFileSync(path.join(root, name), html)
   try {
     fs.mkdirSync(root)
     writeSite(root)
     // A CA made for this call, its key dropped once it signed the leaf (server/certs.js).
-    const made = await generateCertificate({ ips })
+    const made = await generateCertificate({ ips, names })
     fs.mkdirSync(tlsDir)
     fs.writeFileSync(files.key, made.key, { mode: 0o600 })
     fs.writeFileSync(files.cert, made.cert) // the leaf, then the CA
@@ -82,13 +86,16 @@ async function startStaticSite ({ servers = ['nginx', 'caddy'], ips = [] } = {})
       // startCaddy (the edge lanes' launcher) writes its JSON config, HOME
       // and XDG folders into a throw-away folder of its own, removed by its
       // close(): no admin endpoint, no automatic HTTPS, our certificate.
-      const caddy = await startCaddy([{
-        name: 'site', host: HOST, port: 0, protocols: ['h1', 'h2', 'h3'], handle: [{ handler: 'file_server', root }]
-      }], { key: made.key, cert: made.cert })
-      const port = caddy.ports.site
+      const sites = Array.from({ length: caddyPorts }, (_, i) => ({
+        name: i ? `site${i + 1}` : 'site', host: HOST, port: 0, protocols: ['h1', 'h2', 'h3'], handle: [{ handler: 'file_server', root }]
+      }))
+      const caddy = await startCaddy(sites, { key: made.key, cert: made.cert })
+      const ports = sites.map(x => caddy.ports[x.name])
       site.caddy = {
-        url: `https://${HOST}:${port}/`,
-        port,
+        url: `https://${HOST}:${ports[0]}/`,
+        port: ports[0],
+        urls: ports.map(p => `https://${HOST}:${p}/`),
+        ports,
         protocols: ['h1', 'h2', 'h3'],
         pid: caddy.pid,
         version: caddy.version,
