@@ -10,7 +10,7 @@
 const fs = require('node:fs')
 const { parseHar, HarError } = require('../../server/replay/har-check')
 const { archiveFromHar } = require('../../server/replay/archive')
-const { PROTOCOLS } = require('../../server/replay/serve')
+const { PROTOCOLS, VARIANTS, variantRefusal } = require('../../server/replay/serve')
 const { summarizeHar } = require('../../harness/har/har')
 
 // The replay's protocols (--protocols) and the one each forces in the browser (force-protocol.js's name):
@@ -102,25 +102,36 @@ function replayChromiumArgs (protocol, replay) {
   throw new Error(`unknown replay protocol "${protocol}"; protocols are ${REPLAY_PROTOCOLS.join(', ')}`)
 }
 
-// What one load cost the replay: app.served() and app.misses() before and after it → { served, misses, missed }
+// What one load cost the replay: app.served(), app.misses() and app.variantStats() (`variant`) before and after
+// it → { served, misses, missed, hints (103s sent), scheduled (bodies through the variant's scheduler) }
 // (missed: the first few requests nothing was recorded for, "GET https://…").
 function loadFacts (before, after) {
+  const scheduled = s => s.variant && s.variant.scheduler ? s.variant.scheduler.responses : 0
   return {
     served: after.served.total - before.served.total,
     misses: after.misses.total - before.misses.total,
-    missed: after.misses.requests.slice(before.misses.requests.length, before.misses.requests.length + MISSES_NAMED).map(m => `${m.method} ${m.url}`)
+    missed: after.misses.requests.slice(before.misses.requests.length, before.misses.requests.length + MISSES_NAMED).map(m => `${m.method} ${m.url}`),
+    hints: after.variant ? after.variant.hints.responses - before.variant.hints.responses : 0,
+    scheduled: scheduled(after) - scheduled(before)
   }
 }
 
-// A row's loads' replay facts → { servedMedian, misses (over the loads), missed (distinct, the first few) }.
+// A row's loads' replay facts → { servedMedian, misses (over the loads), missed (distinct, the first few),
+// hints and scheduled (over the loads) }.
 function rowFacts (loads) {
   const served = loads.map(l => l.replay.served).sort((a, b) => a - b)
+  const sum = key => loads.reduce((n, l) => n + (l.replay[key] || 0), 0)
   return {
     servedMedian: served.length ? served[(served.length - 1) >> 1] : null,
-    misses: loads.reduce((n, l) => n + l.replay.misses, 0),
-    missed: [...new Set(loads.flatMap(l => l.replay.missed))].slice(0, MISSES_NAMED)
+    misses: sum('misses'),
+    missed: [...new Set(loads.flatMap(l => l.replay.missed))].slice(0, MISSES_NAMED),
+    hints: sum('hints'),
+    scheduled: sum('scheduled')
   }
 }
+
+// A replay row's mode: its view, and beside it the variant's name unless plain ('cold', 'cold early-hints').
+const modeOf = (view, variant) => variant === 'plain' ? view : `${view} ${variant}`
 
 // The recorded load of each page, summed as a load's own HAR is (harness/har/har.js summarizeHar): the entries
 // of the HAR page its first request belongs to (every https entry when it has none) → { [page url]: { requests,
@@ -167,5 +178,6 @@ function fidelityOf (recorded, site) {
 
 module.exports = {
   recordedLoadsOf, fidelityOf,
-  REPLAY_PROTOCOLS, FORCED, SERVERS, pagesOf, recordedAtOf, assumptionsOf, replayOfText, readReplay, replayChromiumArgs, loadFacts, rowFacts
+  REPLAY_PROTOCOLS, VARIANTS, variantRefusal, modeOf, FORCED, SERVERS,
+  pagesOf, recordedAtOf, assumptionsOf, replayOfText, readReplay, replayChromiumArgs, loadFacts, rowFacts
 }

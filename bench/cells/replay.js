@@ -14,7 +14,11 @@
 // a repeat view, each load measured as the site experiment measures one
 // (bench/cells/site-url.js measureLoad: TTFB, FCP, LCP, onload, the HAR's
 // requests, bytes, protocols and connections per origin, browser CPU), then
-// the replay closed. Rows are site's (siteRow) with the replay's own facts:
+// the replay closed (its certificates made once for the cell). With the
+// cell's variants (`replay --variants`), each protocol is replayed once
+// plain and once per variant (server/replay/serve.js: fifo, rfc9218,
+// early-hints) in each repeat, alternating; a variant's rows have its name
+// beside the view in their mode (cold early-hints). Rows are site's (siteRow) with the replay's own facts:
 // the HAR (file, recordedAt, pages), what its archive assumed, the entries it
 // served per load, and the requests the recording lacked (404s, counted and
 // the first few named). With the cell's link (`replay --link spec`), as site's:
@@ -28,19 +32,20 @@ const stats = require('../../shared/stats')
 const { PROTOCOL_NAMES } = require('../../harness/force-protocol')
 const { connectTimes } = require('../../harness/remote-lanes')
 const { ensureEdge } = require('../../harness/start-lanes')
-const { startReplay } = require('../../server/replay/serve')
+const { startReplay, replayCertificates } = require('../../server/replay/serve')
 const { openSiteBrowser } = require('./site-browser')
 const { loadViews, siteRow, VIEWS } = require('./site-url')
 const { repeatWithinBudget, seedOf } = require('./helpers')
 const { budgetNote } = require('./budget')
-const { readReplay, replayChromiumArgs, loadFacts, rowFacts, fidelityOf, FORCED, SERVERS } = require('./replay-plan')
+const { readReplay, replayChromiumArgs, loadFacts, rowFacts, fidelityOf, modeOf, FORCED, SERVERS } = require('./replay-plan')
 const { addressCount } = require('../../server/replay/origins')
 const { openLink } = require('../../link/namespace')
 const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const { replayHosts, replayFirefoxPrefs } = require('./replay-firefox')
+const { corpusHarFile } = require('../corpus')
 
-const snapshot = app => ({ served: app.served(), misses: app.misses() })
+const snapshot = app => ({ served: app.served(), misses: app.misses(), variant: app.variantStats() })
 
 // The shortest TCP connect to the page's replay address from here (loopback, or the link's own address on this
 // side) plus, behind the link, the link's round trip (its delays less their jitter: site's), or null.
@@ -78,7 +83,9 @@ async function openReplayLink (cell, archive, log) {
 async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null, seeding = null }) {
   const { cell } = entry
   const url = cell.url
-  const { archive, facts, recorded } = readReplay(cell.har)
+  // A generated page of the corpus experiment: its HAR written now, beside the results (bench/corpus/).
+  const har = cell.har || corpusHarFile(cell.corpus, outDir ? path.join(outDir, 'corpus') : null)
+  const { archive, facts, recorded } = readReplay(har)
   log(`  replaying ${facts.file} (recorded ${facts.recordedAt || 'at an unknown time'}, ${facts.pages.length} page${facts.pages.length === 1 ? '' : 's'}, ${facts.entries} entries, ${facts.origins.length} origins): page ${url}`)
   for (const a of facts.assumed) log(`  assumed: ${a}`)
   if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
@@ -93,28 +100,34 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, browse
 async function measureReplay ({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, browser, outDir, seeding }) {
   const harDir = outDir ? path.join(outDir, 'har') : null
   if (harDir) fs.mkdirSync(harDir, { recursive: true })
-  const key = (protocol, view) => `${protocol} ${view}`
-  const per = new Map(cell.protocols.flatMap(p => VIEWS.map(v => [key(p, v), { samples: [], loads: [], problems: [], costs: [], failures: 0 }])))
-  const failAll = (protocol, why) => {
+  const variants = cell.variants || ['plain']
+  // Each protocol with each variant: a replay of its own per repeat (plain first, then the cell's variants).
+  const runs = cell.protocols.flatMap(protocol => variants.map(variant => ({ protocol, variant })))
+  const key = (run, view) => `${run.protocol} ${run.variant} ${view}`
+  const per = new Map(runs.flatMap(x => VIEWS.map(v => [key(x, v), { samples: [], loads: [], problems: [], costs: [], failures: 0, variantNote: null }])))
+  const failAll = (run, why) => {
     for (const view of VIEWS) {
-      const p = per.get(key(protocol, view))
+      const p = per.get(key(run, view))
       p.failures++
       p.problems.push(why)
     }
   }
   let version = null
   let rtt = null
+  const certificates = await replayCertificates(archive) // one CA and its leaves for every replay of the cell
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
-    const order = r % 2 ? [...cell.protocols].reverse() : cell.protocols
-    for (const protocol of order) {
+    const order = r % 2 ? [...runs].reverse() : runs
+    for (const run of order) {
+      const { protocol, variant } = run
       const forced = FORCED[protocol]
       let replay
       try {
-        replay = await startReplay(archive, { protocol, addresses: link ? link.addresses : null })
+        replay = await startReplay(archive, { protocol, variant, addresses: link ? link.addresses : null, certificates })
       } catch (err) {
-        failAll(protocol, `the replay did not start: ${err.message.split('\n')[0]}`)
+        failAll(run, `the replay did not start: ${err.message.split('\n')[0]}`)
         continue
       }
+      for (const view of VIEWS) per.get(key(run, view)).variantNote = replay.variantNote
       try {
         if (!rtt) {
           rtt = await roundTripOf(replay, url, log, link)
@@ -126,18 +139,18 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
           b.connectionIds = new Set()
           version = version || b.version
         } catch (err) {
-          failAll(protocol, `the browser did not start: ${err.message.split('\n')[0]}`)
+          failAll(run, `the browser did not start: ${err.message.split('\n')[0]}`)
           continue
         }
         try {
-          // Every protocol of repeat r meets the link's same drops (paired, as site's: helpers.js seedOf).
-          const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
+          // Every protocol and variant of repeat r meets the link's same drops (paired, as site's: helpers.js seedOf).
+          const seed = link ? seedOf(seeding, r, runs.indexOf(run)) : null
           // Each load with the replay's facts of it: what it served and missed meanwhile.
           await loadViews(b, {
             url, protocol: forced, r, seed, link, harDir, outDir, visual: Boolean(cell.visual),
-            tally: view => per.get(key(protocol, view)),
-            nameOf: view => `replay${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`,
-            titleOf: view => `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}, ${view})`,
+            tally: view => per.get(key(run, view)),
+            nameOf: view => `replay${entry.index + 1}-${browser}-${protocol}${variant === 'plain' ? '' : `-${variant}`}-r${r + 1}-${view}`,
+            titleOf: view => `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}${variant === 'plain' ? '' : `, ${variant}`}, ${view})`,
             before: () => snapshot(replay.app),
             extra: before => ({ replay: loadFacts(before, snapshot(replay.app)) })
           })
@@ -150,11 +163,14 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
     }
   })
   const note = budgetNote(repeats, planned, firstMs, budgetMs)
-  return cell.protocols.flatMap(protocol => VIEWS.map(view => {
-    const p = per.get(key(protocol, view))
+  return runs.flatMap(run => VIEWS.map(view => {
+    const { protocol, variant } = run
+    const p = per.get(key(run, view))
     const row = siteRow({ entry, protocol, forced: FORCED[protocol], view, p, rtt, link, repeats, note, browser, version, url })
+    row.mode = modeOf(view, variant)
     const got = rowFacts(p.loads)
     if (got.misses) row.note = [row.note, `${got.misses} requests over ${p.loads.length} loads the recording lacked (404): ${got.missed.join(', ')}`].filter(Boolean).join('; ')
+    if (p.variantNote) row.note = [row.note, p.variantNote].filter(Boolean).join('; ')
     row.replay = {
       har: facts.file,
       recordedAt: facts.recordedAt,
@@ -167,7 +183,9 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
       misses: got.misses,
       missed: got.missed,
       assumed: facts.assumed,
-      fidelity: fidelityOf(recorded[url], row.site)
+      fidelity: fidelityOf(recorded[url], row.site),
+      // The server's behaviour (server/replay/serve.js variants): what it did over the row's loads.
+      variant: { name: variant, note: p.variantNote || null, hints: got.hints, scheduled: got.scheduled }
     }
     return row
   }))
@@ -178,11 +196,11 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
 // replay's certificates, every recorded origin forced to the protocol.
 function openReplayBrowser (browser, protocol, url, replay, link) {
   const forced = FORCED[protocol]
-  const opened = link ? link.opened : null
+  const common = { protocol: forced, url, link: link ? link.opened : null }
   if (browser === 'firefox') {
-    return openSiteBrowser('firefox', forced, url, { ca: replay.caPem }, opened, { firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
+    return openSiteBrowser('firefox', { ...common, trust: { ca: replay.caPem }, firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
   }
-  return openSiteBrowser('chromium', forced, url, { spki: replay.spki.join(',') }, opened, { protocolArgs: replayChromiumArgs(protocol, replay) })
+  return openSiteBrowser('chromium', { ...common, trust: { spki: replay.spki.join(',') }, protocolArgs: replayChromiumArgs(protocol, replay) })
 }
 
 module.exports = { runReplayCell }

@@ -97,7 +97,7 @@ async function openSiteLink (cell, seeding, log) {
   const opened = await openLink(forwarderCommands(spec), { seed: seeding ? seeding.seed : undefined })
   try {
     const natted = await natThroughLink(opened)
-    log(`  behind the link ${spec.description}: ${new URL(cell.url).host} reached by NAT from the link's namespace (slirp4netns, user-mode networking; this machine's interfaces untouched)`)
+    log(`  behind the link ${spec.description}: ${new URL(cell.url).host} reached by NAT from the link's namespace (slirp4netns, user-mode networking; this machine's interfaces untouched), TCP through a Linux splice (port ${natted.splice.port})`)
     return { opened, spec, natted }
   } catch (err) {
     await opened.close()
@@ -115,7 +115,10 @@ async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, brows
   try {
     return await measureSite({ entry, cell, url, trust, path0, link, repeats, budgetMs, log, browser, outDir, seeding })
   } finally {
-    if (link) await link.opened.close()
+    if (link) {
+      if (link.natted) await link.natted.close()
+      await link.opened.close()
+    }
   }
 }
 
@@ -137,7 +140,7 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
       // Every protocol of repeat r meets the link's same drops (paired, as the lanes of a repeat: helpers.js seedOf).
       const seed = link ? seedOf(seeding, r, cell.protocols.indexOf(protocol)) : null
       try {
-        b = await openSiteBrowser(browser, protocol, url, trust, link ? link.opened : null)
+        b = await openSiteBrowser(browser, { protocol, url, trust, link: link ? link.opened : null })
         b.connectionIds = new Set()
         version = version || b.version
       } catch (err) {
@@ -350,7 +353,7 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
           : null,
         rttMs: rtt ? rtt.minMs : null,
         pathRttMs: rtt ? rtt.pathMinMs : null,
-        nat: link && link.natted ? `${link.natted.tap} (slirp4netns)` : null, // the replay's link has no NAT
+        nat: link && link.natted ? `${link.natted.tap} (slirp4netns; TCP spliced)` : null, // the replay's link has no NAT
         ttfbRounds: rounds,
         ttfbBoundMs: boundMs,
         ttfbBelowBound: below,

@@ -5,7 +5,7 @@
 // and modes, sweep { param, label }, cells, smoke (cell → tiny cell) or
 // smokeCells (cells → tiny cells), source (the published table, or null).
 // What it claims is declared apart, in bench/report/claims/<id>.js (docs/adding-an-experiment.md).
-const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay']
+const EXPERIMENTS = ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay', 'corpus']
   .map(id => require(`./${id}`))
 
 function experimentById (id) {
@@ -15,17 +15,20 @@ function experimentById (id) {
 }
 
 // The cells an experiment runs: its own (or, for site, the command line's
-// `site`: { urls, protocols, ca }; for replay, its `replay`: { har, protocols, pages }), or tiny ones for --smoke.
+// `site`: { urls, protocols, ca }; for replay, its `replay`: { har, protocols, pages }; for corpus, the pages it
+// writes, fewer with smoke), or tiny ones for --smoke.
 function cellsOf (experiment, { smoke = false, site = null, replay = null } = {}) {
-  if (experiment.cellsFrom) experiment = { ...experiment, cells: experiment.cellsFrom(site, replay) }
+  if (experiment.cellsFrom) experiment = { ...experiment, cells: experiment.cellsFrom(site, replay, { smoke }) }
   if (!smoke) return experiment.cells
   return experiment.smokeCells ? experiment.smokeCells(experiment.cells) : experiment.cells.map(experiment.smoke)
 }
 
-// The experiments named (or all: every one that needs no URL of the user's),
-// each once, in report order, with the cells they will run.
+// Whether `all` runs an experiment: not one that needs a URL of the user's, nor one run by name only (inAll false).
+const inAll = e => !e.needsUrl && e.inAll !== false
+
+// The experiments named (or all: every one inAll), each once, in report order, with the cells they will run.
 function select (ids, { smoke = false, site = null, replay = null } = {}) {
-  const wanted = EXPERIMENTS.filter(e => ids.includes(e.id) || (ids.includes('all') && !e.needsUrl))
+  const wanted = EXPERIMENTS.filter(e => ids.includes(e.id) || (ids.includes('all') && inAll(e)))
   for (const id of ids) if (id !== 'all') experimentById(id)
   return wanted.map(e => ({ ...e, cells: cellsOf(e, { smoke, site, replay }) }))
 }
@@ -35,4 +38,4 @@ function expand (ids, opts = {}) {
   return select(ids, opts).flatMap(experiment => experiment.cells.map((cell, index) => ({ experiment, index, cell })))
 }
 
-module.exports = { EXPERIMENTS, experimentById, cellsOf, select, expand }
+module.exports = { EXPERIMENTS, experimentById, cellsOf, select, expand, inAll }

@@ -18,6 +18,7 @@ module.exports = {
   sweep: { param: 'preset', label: 'page' },
   // The cells are the command line's (cellsFrom); none without --har.
   cells: [],
+  // --variants: the server's behaviours beside plain (bench/cells/replay.js);
   // --link: the cell's link (bench/cells/replay.js: the replay on the link's addresses, Chromium behind it).
   cellsFrom: (site, replay) => replay
     ? replay.pages.map(url => ({
@@ -25,13 +26,14 @@ module.exports = {
         preset: url,
         har: replay.har,
         protocols: replay.protocols,
+        ...(replay.variants ? { variants: replay.variants } : {}),
         ...(replay.link ? { link: replay.link } : {}),
         ...(replay.visual ? { visual: true } : {})
       }))
     : [],
   smokeCells: cells => cells,
-  // Per repeat and protocol: a replay and a browser started, a cold load and a repeat view.
-  estimateMs: cell => cell.protocols.length * 12000,
+  // Per repeat, protocol and variant: a replay and a browser started, a cold load and a repeat view.
+  estimateMs: cell => cell.protocols.length * (cell.variants || ['plain']).length * 12000,
   source: null,
   VIEWS
 }

@@ -10,6 +10,9 @@ const { edgeEnvironment } = require('../../harness/start-lanes')
 // recorded playwrightCore, the version of playwright-core, instead.
 const PUPPETEER_CORE = require('puppeteer-core/package.json')
 
+// The replay's facts a results.json keeps (enough for --from to plan its cells again).
+const replayFacts = ({ har, protocols, pages, recordedAt, variants }) => ({ har, protocols, pages, recordedAt, ...(variants ? { variants } : {}) })
+
 function environmentOf ({
   opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null
 }) {
@@ -41,8 +44,9 @@ function environmentOf ({
     ...(lanesAt ? { lanesAt } : {}),
     // The site experiment: the pages measured, the protocols forced, the CA trusted (--url, --protocols, --ca).
     ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null } } : {}),
-    // The replay experiment: the HAR replayed, its protocols, pages and when it was recorded (--har, --protocols).
-    ...(opts.replay ? { replay: (({ har, protocols, pages, recordedAt }) => ({ har, protocols, pages, recordedAt }))(opts.replay) } : {}),
+    // The replay experiment: the HAR replayed, its protocols, pages and when it was recorded (--har, --protocols),
+    // and the server's behaviours beside plain (--variants).
+    ...(opts.replay ? { replay: replayFacts(opts.replay) } : {}),
     // The machine; with --shard, which share of the plan's cells this run measured (bench/report/runner/merge.js joins them).
     machine: os.hostname(),
     ...(opts.shard ? { shard: { index: opts.shard.index, count: opts.shard.count, plannedCells } } : {}),

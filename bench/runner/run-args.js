@@ -12,7 +12,7 @@ const { httpsUrl } = require('../../common/cli')
 const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
-const { readReplay, REPLAY_PROTOCOLS } = require('../cells/replay-plan')
+const { readReplay, REPLAY_PROTOCOLS, VARIANTS, variantRefusal } = require('../cells/replay-plan')
 const { mountNamespaceUnavailableReason, FirefoxError } = require('../../harness/firefox')
 
 const LANE_NAMES = LANES.map(l => l.name)
@@ -99,6 +99,13 @@ Options:
                     (HTTP/2 served by spdy), h3 (default h1,h2,h3). With --link <spec> the replay
                     listens on addresses of the link's own instead (recorded ports kept) and the
                     browser sits behind the link: every request crosses it
+  --variants <list> experiment replay: the server's behaviours to replay, each beside the plain one
+                    (plain, its server's own scheduling): fifo (per connection, each body after the
+                    one asked before it), rfc9218 (by each request's priority header: urgency, then
+                    incremental; RFC 9218), early-hints (a 103 with the recorded response's preload
+                    and preconnect Link headers when the request arrives). E.g. --variants
+                    early-hints,rfc9218; rows of a variant are its view and its name (cold
+                    early-hints), compared with plain's by the engine
   --visual          experiments site and replay, Chromium: trace each load with screenshots: its Speed
                     Index, first and last visual change (Lighthouse's speedline) and a filmstrip per load
                     (<out>/filmstrips/); the screenshots cost the browser CPU during the load, so it is asked
@@ -155,6 +162,7 @@ function parseRunArgs (argv) {
         protocols: { type: 'string' },
         ca: { type: 'string' },
         har: { type: 'string' },
+        variants: { type: 'string' },
         visual: { type: 'boolean', default: false },
         link: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -165,7 +173,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --link, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --variants, --visual, --link, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -190,6 +198,7 @@ function parseRunArgs (argv) {
     throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
   }
   const replay = replayOf(values, positionals)
+  if (values.variants !== undefined && !positionals.includes('replay')) throw new UsageError('--variants is the replay experiment\'s: npm run bench -- replay --har site.har --variants early-hints')
   if (values.visual && !positionals.includes('site') && !positionals.includes('replay')) throw new UsageError('--visual is the site and replay experiments\': npm run bench -- site --url https://… --visual (or replay --har site.har --visual)')
   const budgetMs = parseDuration(values.budget)
   if (budgetMs === null || budgetMs > 24 * 3600 * 1000) {
@@ -292,6 +301,7 @@ function replayOf (values, positionals) {
   const protocols = (values.protocols ?? 'h1,h2,h3').split(',').map(p => p.trim()).filter(Boolean)
   const unknown = protocols.filter(p => !REPLAY_PROTOCOLS.includes(p))
   if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${REPLAY_PROTOCOLS.join(', ')} (comma-separated) for replay; got "${values.protocols}"`)
+  const variants = variantsOf(values.variants, protocols)
   const har = path.resolve(values.har)
   let facts
   try {
@@ -305,9 +315,27 @@ function replayOf (values, positionals) {
     protocols: REPLAY_PROTOCOLS.filter(p => protocols.includes(p)),
     pages: facts.pages,
     recordedAt: facts.recordedAt,
+    ...(variants ? { variants } : {}),
     ...(link ? { link } : {}),
     ...(values.visual ? { visual: true } : {})
   }
+}
+
+// --variants (experiment replay) → ['plain', …the variants asked, in VARIANTS' order] or null (plain alone);
+// a UsageError naming an unknown one, or a variant one of --protocols cannot serve.
+function variantsOf (raw, protocols) {
+  if (raw === undefined) return null
+  const asked = raw.split(',').map(v => v.trim()).filter(Boolean)
+  const unknown = asked.filter(v => !VARIANTS.includes(v))
+  if (!asked.length || unknown.length) throw new UsageError(`--variants must list ${VARIANTS.filter(v => v !== 'plain').join(', ')} (comma-separated; plain is always replayed beside them); got "${raw}"`)
+  for (const v of asked) {
+    for (const p of protocols) {
+      const why = variantRefusal(v, p)
+      if (why) throw new UsageError(`--variants ${v} with --protocols ${p}: ${why}`)
+    }
+  }
+  const variants = VARIANTS.filter(v => v === 'plain' || asked.includes(v))
+  return variants.length > 1 ? variants : null
 }
 
 // --shard i/n → { index: i, count: n }.

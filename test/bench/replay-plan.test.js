@@ -3,7 +3,7 @@
 // The replay experiment's plain logic (bench/cells/replay-plan.js): the pages of a HAR, when it was recorded,
 // what its archive assumed, Chromium's switches per protocol, and the misses of one load.
 const assert = require('node:assert/strict')
-const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, recordedLoadsOf, fidelityOf, FORCED } = require('../../bench/cells/replay-plan')
+const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, recordedLoadsOf, fidelityOf, modeOf, FORCED } = require('../../bench/cells/replay-plan')
 const tables = require('../../bench/report/tables/replay')
 const { HarError } = require('../../server/replay/har-check')
 const { h2benchHar, devtoolsHar } = require('../server/replay/har-fixture')
@@ -71,14 +71,19 @@ describe('replay: the plan of a replayed HAR', () => {
     assert.deepEqual(FORCED, { h1: 'h1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' })
   })
 
-  it('a load\'s facts: the entries served and the misses between two snapshots, the new ones named; a row\'s over its loads', () => {
-    const snap = (served, missed) => ({ served: { total: served }, misses: { total: missed.length, requests: missed.map(url => ({ method: 'GET', url })) } })
+  it('a load\'s facts: the entries served, the misses (the new ones named), the 103s and scheduled bodies between two snapshots; a row\'s over its loads', () => {
+    const variant = (hints, scheduled) => ({
+      hints: { responses: hints, links: 2 * hints }, priorities: {}, scheduler: scheduled === null ? null : { responses: scheduled }
+    })
+    const snap = (served, missed, v = variant(0, null)) => ({ served: { total: served }, misses: { total: missed.length, requests: missed.map(url => ({ method: 'GET', url })) }, variant: v })
     const a = loadFacts(snap(4, ['https://a.example/favicon.ico']), snap(9, ['https://a.example/favicon.ico', 'https://a.example/x', 'https://b.example/y']))
-    assert.deepEqual(a, { served: 5, misses: 2, missed: ['GET https://a.example/x', 'GET https://b.example/y'] })
-    const b = { served: 4, misses: 1, missed: ['GET https://a.example/x'] }
-    const c = { served: 6, misses: 0, missed: [] }
-    assert.deepEqual(rowFacts([a, b, c].map(replay => ({ replay }))), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'] })
-    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [] })
+    assert.deepEqual(a, { served: 5, misses: 2, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 0, scheduled: 0 })
+    const b = loadFacts(snap(0, [], variant(1, 3)), snap(4, ['https://a.example/x'], variant(2, 7)))
+    assert.deepEqual(b, { served: 4, misses: 1, missed: ['GET https://a.example/x'], hints: 1, scheduled: 4 })
+    const c = { served: 6, misses: 0, missed: [], hints: 1, scheduled: 6 }
+    assert.deepEqual(rowFacts([a, b, c].map(replay => ({ replay }))), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 2, scheduled: 10 })
+    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [], hints: 0, scheduled: 0 })
+    assert.deepEqual([modeOf('cold', 'plain'), modeOf('repeat', 'early-hints')], ['cold', 'repeat early-hints'])
   })
 
   it('fidelity: a cold load against the recording of its page, origin by origin; none for a repeat view', () => {

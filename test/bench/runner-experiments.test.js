@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { claimsOf } = require('../../bench/report/claims')
-const { EXPERIMENTS, expand, select, experimentById } = require('../../bench/experiments')
+const { EXPERIMENTS, expand, select, experimentById, inAll } = require('../../bench/experiments')
 const { presetByName } = require('../../link/devtools-presets')
 const { parseSize } = require('../../server/payload')
 
@@ -11,7 +11,7 @@ const cellsOf = (id, opts) => expand([id], opts).map(e => e.cell)
 describe('runner: experiments', () => {
   it('are the source\'s five (count twice), the current presets, push in the browser, at the protocol level and through the link', () => {
     assert.deepEqual(EXPERIMENTS.map(e => e.id),
-      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay'])
+      ['delay', 'count-10ms', 'count-30ms', 'size', 'network', 'network-current', 'push', 'push-protocol', 'push-link', 'h3-ttfb', 'h3-hol', 'h3-pages', 'h3-cc', 'ab-vs-nghttp', 'h2load-netem', 'rest', 'interop', 'site', 'replay', 'corpus'])
   })
 
   it('site: its cells are the command line\'s pages, one each; all leaves it out (it needs a URL of the user\'s)', () => {
@@ -116,7 +116,8 @@ describe('runner: experiments', () => {
     const entries = expand(['push-protocol', 'delay', 'delay'])
     assert.deepEqual(entries.map(e => `${e.experiment.id}#${e.index}`),
       ['delay#0', 'delay#1', 'delay#2', 'delay#3', 'delay#4', 'push-protocol#0', 'push-protocol#1', 'push-protocol#2', 'push-protocol#3'])
-    assert.equal(expand(['all']).length, EXPERIMENTS.filter(e => !e.needsUrl).reduce((n, e) => n + e.cells.length, 0))
+    assert.equal(expand(['all']).length, EXPERIMENTS.filter(inAll).reduce((n, e) => n + e.cells.length, 0))
+    assert.ok(!select(['all']).some(x => x.id === 'corpus')) // run by name only (inAll false)
     assert.throws(() => expand(['nope']), /unknown experiment "nope"; experiments are delay, .*, or all/)
   })
 

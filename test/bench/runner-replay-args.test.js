@@ -73,6 +73,15 @@ describe('runner: replay --har on the command line', () => {
     assert.deepEqual(parseRunArgs(['replay', '--har', har]).networks, ['devtools'])
   })
 
+  it('--variants: plain and the variants asked, in the registry\'s order, into the cell and the environment; none without it', () => {
+    const o = parseRunArgs(['replay', '--har', har, '--variants', 'early-hints, fifo', '--protocols', 'h2,h3'])
+    assert.deepEqual(o.replay.variants, ['plain', 'fifo', 'early-hints'])
+    const [experiment] = select(['replay'], { replay: o.replay })
+    assert.deepEqual(experiment.cells[0].variants, ['plain', 'fifo', 'early-hints'])
+    assert.equal(parseRunArgs(['replay', '--har', har]).replay.variants, undefined)
+    assert.match(HELP, /--variants <list> experiment replay: the server's behaviours to replay/)
+  })
+
   it('--help names --har and the replay form', () => {
     assert.match(HELP, /npm run bench -- replay --har <file\.har>/)
     assert.match(HELP, /--har <file>\s+experiment replay: the HAR to replay/)
@@ -88,7 +97,10 @@ describe('runner: replay --har on the command line', () => {
     [['replay', '--har', 'SITE', '--link', 'rtt=nope'], /^--link: /],
     [['replay', '--har', 'SITE', '--network', 'link'], /replay and --network link/],
     [['replay', '--har', 'SITE', '--ca', 'ca.pem'], /replay and --ca/],
-    [['replay', '--har', 'SITE', '--lanes-at', 'https://192.0.2.1:3001'], /replay and --lanes-at/]
+    [['replay', '--har', 'SITE', '--lanes-at', 'https://192.0.2.1:3001'], /replay and --lanes-at/],
+    [['replay', '--har', 'SITE', '--variants', 'push'], /--variants must list fifo, rfc9218, early-hints \(comma-separated; plain is always replayed beside them\); got "push"/],
+    [['replay', '--har', 'SITE', '--variants', 'early-hints', '--protocols', 'h1,h2-spdy'], /--variants early-hints with --protocols h2-spdy: variant early-hints cannot run over h2-spdy/],
+    [['delay', '--variants', 'fifo'], /--variants is the replay experiment's/]
   ]) {
     it(`rejects ${JSON.stringify(argv)}, saying why`, () => {
       const args = argv.map(a => a === 'SITE' ? har : a === 'NOT' ? notHar : a)

@@ -62,15 +62,15 @@ function replayRun (prefix) {
 }
 
 // Every row's loads good (repeats of them), over the protocol forced (a repeat view's requests also from the
-// cache), nothing missed but the favicon.
-function assertLoadsGood (json, repeats) {
+// cache, and those of rows `cached` names), nothing missed but the favicon.
+function assertLoadsGood (json, repeats, { cached = () => false } = {}) {
   for (const r of json.results) {
     const what = `${r.lane} ${r.mode}: ${r.note}`
     assert.equal(r.failures, 0, what)
     assert.equal(r.repeatsGot, repeats, what)
     assert.equal(r.protocol, WIRE[r.lane], what)
     const tally = Object.fromEntries(r.site.protocols.split(', ').map(x => x.split(' ×')).map(([k, n]) => [k, Number(n)]))
-    assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && r.mode === 'repeat')), [], what)
+    assert.deepEqual(Object.keys(tally).filter(k => k !== WIRE[r.lane] && !(k === 'cache' && (r.site.view === 'repeat' || cached(r)))), [], what)
     for (const load of r.site.loads) {
       assert.deepEqual(load.replay.missed.filter(m => !favicon(m)), [], what)
       assert.ok(load.replay.misses <= 1, `${what}: ${JSON.stringify(load.replay)}`)

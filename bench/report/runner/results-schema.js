@@ -32,7 +32,7 @@ const ENVIRONMENT = {
 // replay: the replay experiment's HAR, protocols, pages and recordedAt (--har).
 // puppeteerCore: the browser driver's version (puppeteer-core), runs since it drives Chromium; playwrightCore: runs
 // before (playwright-core's). Every run has one of them (validateResults).
-const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, replay: { har: 'string', protocols: 'string[]', pages: 'string[]', recordedAt: 'string|null' }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, replay: { har: 'string', protocols: 'string[]', pages: 'string[]', recordedAt: 'string|null', $optional: { variants: 'string[]' } }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -132,8 +132,10 @@ const OPTIONAL = {
   // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
   // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per
   // load), the requests the recording lacked (404s over the row's loads, the first few named), what it assumed,
-  // and its fidelity to the recording (cold rows: bench/cells/replay-plan.js fidelityOf; null for a repeat view).
-  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null' },
+  // and its fidelity to the recording (cold rows: bench/cells/replay-plan.js fidelityOf; null for a repeat view);
+  // the server's behaviour (variant: plain, fifo, rfc9218, early-hints; its note, the 103s sent and the bodies its
+  // scheduler sent over the row's loads).
+  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null', $optional: { variant: { name: 'string', note: 'string|null', hints: 'integer', scheduled: 'integer' } } },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',

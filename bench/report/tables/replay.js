@@ -2,7 +2,7 @@
 
 // replay's tables (bench/experiments/replay.js): first what was replayed (the HAR: file, when it was recorded,
 // its pages; what its archive assumed), then per row what the replay served and the requests the recording
-// lacked, then site's tables of the loads (bench/report/tables/site.js), each page's a replay of that HAR.
+// lacked, what each server behaviour of --variants did, then site's tables of the loads (bench/report/tables/site.js), each page's a replay of that HAR.
 const siteTables = require('./site')
 
 module.exports = function tables (rows) {
@@ -21,6 +21,15 @@ module.exports = function tables (rows) {
     head: ['page', 'forced', 'view', 'server', 'entries served', 'misses', 'missed'],
     body: withReplay.map(r => [r.replay.page, r.lane, r.mode, r.replay.server, r.replay.served ?? '–', r.replay.misses, r.replay.missed.join(', ') || '–'])
   })
+  // --variants: what each server behaviour did (server/replay/serve.js), beside the plain replay's rows.
+  const varied = withReplay.filter(r => r.replay.variant && r.replay.variant.name !== 'plain')
+  if (varied.length) {
+    out.push({
+      title: 'The server\'s behaviours (--variants), each against the plain replay of the same protocol: fifo (each connection\'s bodies one after another, as asked), rfc9218 (by each request\'s priority header), early-hints (a 103 with the recorded preload and preconnect Link headers at once); over the row\'s loads, the 103s sent and the bodies the variant\'s scheduler sent',
+      head: ['page', 'forced', 'view', 'variant', '103s sent', 'bodies scheduled', 'note'],
+      body: varied.map(r => [r.replay.page, r.lane, r.site ? r.site.view : r.mode, r.replay.variant.name, r.replay.variant.hints, r.replay.variant.scheduled, r.replay.variant.note || '–'])
+    })
+  }
   const faithful = withReplay.filter(r => r.replay.fidelity)
   if (faithful.length) {
     const f = r => r.replay.fidelity

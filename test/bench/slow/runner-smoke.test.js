@@ -5,7 +5,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
-const { EXPERIMENTS } = require('../../../bench/experiments')
+const { EXPERIMENTS, inAll } = require('../../../bench/experiments')
 const { runNode } = require('../../support/run-node')
 const { LANES } = require('../../../server/lanes')
 
@@ -51,7 +51,7 @@ describe('npm run bench -- all --smoke (the real command)', function () {
   })
 
   it('has rows for every experiment, cell and lane, with samples and no failures', () => {
-    for (const e of EXPERIMENTS.filter(x => !x.needsUrl && (!x.networks || x.networks.includes('devtools')))) {
+    for (const e of EXPERIMENTS.filter(x => inAll(x) && (!x.networks || x.networks.includes('devtools')))) {
       const rows = json.results.filter(r => r.experiment === e.id)
       const lanes = e.lanes || LANES.map(l => l.name)
       const perCell = lanes.length * (e.kind === 'page' ? 1 : 2)
@@ -88,7 +88,7 @@ describe('npm run bench -- all --smoke (the real command)', function () {
     assert.equal(csv.length, json.results.length + 1)
     const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8')
     const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
-    for (const e of EXPERIMENTS.filter(x => !x.needsUrl)) { // all: every experiment but site, which needs a URL of the user's
+    for (const e of EXPERIMENTS.filter(inAll)) { // all: every experiment but those that need a URL of the user's or run by name only
       assert.ok(md.includes(`## ${e.id}: `), `report.md names ${e.id}`)
       assert.ok(html.includes(`<h2>${e.id}: `), `report.html names ${e.id}`)
     }
