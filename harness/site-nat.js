@@ -101,7 +101,7 @@ async function startSplice ({ timeoutMs = 10000 } = {}) {
 // In the private namespace (NAT_ENV set): waits for slirp's tap, then lets
 // the link's client (`opened`: link/namespace.js openLink's) out through it,
 // its TCP through the splice. → { tap, address, gateway, splice: { port, pid },
-// close() (the splice ended: call it before the link closes) } for the record.
+// close() (its rules taken out and the splice ended: call it before the link closes) } for the record.
 async function natThroughLink (opened, { timeoutMs = 10000 } = {}) {
   const tap = process.env[NAT_ENV]
   if (!tap) throw new LinkUnavailableError('this runner was started without a way out of its namespace (slirp4netns): start it as npm run bench -- site --url … --link …')
@@ -113,16 +113,29 @@ async function natThroughLink (opened, { timeoutMs = 10000 } = {}) {
     await new Promise(resolve => setTimeout(resolve, 20))
   }
   const splice = await startSplice()
+  // The rules of this link, taken out again when it closes: the next link's client has the same address, and a rule
+  // left behind would send its connections to this splice's port, closed by then (connection refused).
+  const rules = [
+    ['POSTROUTING', '-s', `${opened.clientAddress}/32`, '-o', tap, '-j', 'MASQUERADE'],
+    ['PREROUTING', '-s', `${opened.clientAddress}/32`, '-p', 'tcp', '-j', 'REDIRECT', '--to-ports', String(splice.port)]
+  ]
+  const added = []
+  const close = async () => {
+    for (const rule of added.splice(0).reverse()) await run('iptables', ['-t', 'nat', '-D', ...rule]).catch(() => {})
+    await splice.close()
+  }
   try {
     await run('sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1'])
-    await run('iptables', ['-t', 'nat', '-A', 'POSTROUTING', '-s', `${opened.clientAddress}/32`, '-o', tap, '-j', 'MASQUERADE'])
-    await run('iptables', ['-t', 'nat', '-A', 'PREROUTING', '-s', `${opened.clientAddress}/32`, '-p', 'tcp', '-j', 'REDIRECT', '--to-ports', String(splice.port)])
+    for (const rule of rules) {
+      await run('iptables', ['-t', 'nat', '-A', ...rule])
+      added.push(rule)
+    }
     await ip(['route', 'add', 'default', 'dev', opened.clientTun], { ns: opened.pid })
   } catch (err) {
-    await splice.close()
+    await close()
     throw new LinkUnavailableError(`NAT for the link's client in the runner's namespace: ${String(err.stderr || err.message).trim()}`)
   }
-  return { tap, address: SLIRP.address, gateway: SLIRP.gateway, splice: { port: splice.port, pid: splice.pid }, close: splice.close }
+  return { tap, address: SLIRP.address, gateway: SLIRP.gateway, splice: { port: splice.port, pid: splice.pid }, close }
 }
 
 module.exports = { natUnavailableReason, startSlirp, natThroughLink, NAT_ENV, SLIRP }
