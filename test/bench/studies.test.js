@@ -73,6 +73,8 @@ describe('npm run studies: which committed study the code has moved past', () =>
     assert.equal(rerunCommand('npm run bench -- all', 'docs/study'), 'npm run bench -- all --out docs/study')
     // Recorded as argv joined by spaces: a shell must not read `|` as a pipe.
     assert.equal(rerunCommand('npm run bench -- interop --cells goodput|blackhole --out x', 'docs/i'), "npm run bench -- interop --cells 'goodput|blackhole' --out docs/i")
+    assert.equal(rerunCommand('npm run bench -- corpus --cells clean · page 1|3G · page 6 --link Regular 3G --repeats 5 --out x', 'docs/c'),
+      "npm run bench -- corpus --cells 'clean · page 1|3G · page 6' --link 'Regular 3G' --repeats 5 --out docs/c")
   })
 
   it('a study depends on the shared rooms and its own command\'s: the soak\'s code does not stale a runner study, nor the runner\'s a soak', () => {

@@ -62,10 +62,21 @@ function findStudies (root = ROOT) {
 }
 
 // The command that made a study, pointed at its own folder (the runner's and the soak's --out), ready for a shell:
-// results.json records the arguments joined by spaces, so an argument such as `--cells a|b` is quoted here.
+// results.json records the arguments joined by spaces, so an argument such as `--cells a|b` is quoted here. The
+// values that may hold spaces (--cells "clean · page 1|…", --link "Regular 3G") are every word up to the next flag.
+const SPACED = new Set(['--cells', '--link'])
 function rerunCommand (command, dir) {
   const out = /--out\s+\S+/.test(command) ? command.replace(/--out\s+\S+/, `--out ${dir}`) : `${command} --out ${dir}`
-  return out.split(/\s+/).map(arg => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
+  const args = []
+  const words = out.split(/\s+/)
+  for (let i = 0; i < words.length; i++) {
+    args.push(words[i])
+    if (!SPACED.has(words[i])) continue
+    const value = []
+    while (i + 1 < words.length && !words[i + 1].startsWith('--')) value.push(words[++i])
+    if (value.length) args.push(value.join(' '))
+  }
+  return args.map(arg => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
 }
 
 // Why the history cannot say which commits came after a study's, or null when it can.
