@@ -4,29 +4,11 @@
 // an ancillary private chunk (`paDd`: decoders skip it), and a valid 1 × 1 baseline JPEG (grey, one 8 × 8 block:
 // DC difference 0, end of block) whose other bytes are comment segments (COM, skipped by decoders). Each at
 // least its framing (pngMin, jpegMin + 4); the padding bytes come from `fill` (n → Buffer).
-const zlib = require('node:zlib')
+const { sizedPng, pngChunk, PNG_MIN } = require('../../common/sized-png')
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-const IHDR = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]) // 1 × 1, 8-bit greyscale
-const IDAT = zlib.deflateSync(Buffer.from([0, 0x80])) // filter 0, one grey pixel
-
-function chunk (type, data) {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0)
-  return Buffer.concat([head, data, crc])
-}
-
-const PNG_PARTS = [chunk('IHDR', IHDR), chunk('IDAT', IDAT), chunk('IEND', Buffer.alloc(0))]
-const pngMin = PNG_SIGNATURE.length + PNG_PARTS.reduce((n, c) => n + c.length, 0) + 12
-
-// A PNG of exactly `size` bytes (at least pngMin).
-function png (size, fill) {
-  if (size < pngMin) throw new RangeError(`a PNG of ${size} bytes: at least ${pngMin}`)
-  return Buffer.concat([PNG_SIGNATURE, PNG_PARTS[0], chunk('paDd', fill(size - pngMin)), PNG_PARTS[1], PNG_PARTS[2]])
-}
+const pngMin = PNG_MIN
+// A PNG of exactly `size` bytes (at least pngMin): common/sized-png.js.
+const png = sizedPng
 
 const segment = (marker, body) => {
   const head = Buffer.from([0xff, marker, 0, 0])
@@ -60,4 +42,4 @@ function jpeg (size, fill) {
   return Buffer.concat([SOI, ...comments, JPEG_BODY])
 }
 
-module.exports = { png, jpeg, pngMin, jpegMin, chunk }
+module.exports = { png, jpeg, pngMin, jpegMin, chunk: pngChunk }

@@ -1,10 +1,10 @@
 'use strict'
 
 const express = require('express')
-const zlib = require('node:zlib')
 const { InputError } = require('../../common/errors')
 const { KIB, MIB, parseSize, delayOf, payload, single } = require('../payload')
 const { afterDelay } = require('../delay')
+const { sizedPng, PNG_MIN } = require('../../common/sized-png')
 
 // GET /site?size=S&tag=T&delay=D : a web page of exactly S bytes in all, the
 // HTML document and its subresources together (stylesheets, scripts, images),
@@ -108,29 +108,16 @@ function pageHtml (size, opts) {
   return Buffer.concat([Buffer.from(head), filler, Buffer.from(tail)])
 }
 
-// A PNG of exactly `size` bytes: signature, IHDR (1 × 1, 8-bit grey), a
-// private ancillary chunk `pyLd` of payload bytes, IDAT, IEND. Below the
-// framing's 79 bytes, payload bytes alone. Made once per size (a few sizes
-// per page, the same on every load).
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-function pngChunk (type, data) {
-  const head = Buffer.alloc(8)
-  head.writeUInt32BE(data.length, 0)
-  head.write(type, 4, 'latin1')
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0)
-  return [head, data, crc]
-}
-const IHDR = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-const IDAT = zlib.deflateSync(Buffer.from([0, 0]))
-const PNG_FRAMING = PNG_SIGNATURE.length + (12 + IHDR.length) + 12 + (12 + IDAT.length) + 12
+// A PNG of exactly `size` bytes (common/sized-png.js: one grey pixel and a
+// private chunk of payload bytes); below its framing's 79 bytes, payload bytes
+// alone. Made once per size (a few sizes per page, the same on every load).
+const PNG_FRAMING = PNG_MIN
 const pngCache = new Map()
 function pngBody (size) {
   if (size < PNG_FRAMING) return payload(size)
   let body = pngCache.get(size)
   if (!body) {
-    body = Buffer.concat([PNG_SIGNATURE, ...pngChunk('IHDR', IHDR), ...pngChunk('pyLd', payload(size - PNG_FRAMING)),
-      ...pngChunk('IDAT', IDAT), ...pngChunk('IEND', Buffer.alloc(0))])
+    body = sizedPng(size, payload)
     if (pngCache.size >= 64) pngCache.delete(pngCache.keys().next().value)
     pngCache.set(size, body)
   }
