@@ -13,6 +13,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { runNode } = require('./run-node')
+const { findChrome } = require('../../harness/chromium')
+const { mayBuildHere } = require('../../link/namespace')
 const { h2benchHar, PNG, BODIES } = require('../server/replay/har-fixture')
 
 const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
@@ -78,4 +80,15 @@ function assertLoadsGood (json, repeats, { cached = () => false } = {}) {
   }
 }
 
-module.exports = { replayRun, assertLoadsGood, siteHar, favicon, WIRE, PAGE, LOADED, BODY_BYTES, ORIGINS, RUN }
+// A mocha before()'s start: skips the suite, saying why, when the command cannot run here: the browser's reason
+// (`browser`: Chromium's by default, a Firefox test gives its own), outside test/run.js's private namespace (the
+// replay binds 127.0.1.x:443), or the first of `more` (the test's further reasons, null where none).
+function skipUnlessReplayRuns (ctx, { browser = findChrome() ? null : 'no Chromium', more = [] } = {}) {
+  const why = browser || (!mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null) ||
+    more.find(Boolean)
+  if (!why) return
+  process.stdout.write(`      (skipped: ${why})\n`)
+  ctx.skip()
+}
+
+module.exports = { replayRun, skipUnlessReplayRuns, assertLoadsGood, siteHar, favicon, WIRE, PAGE, LOADED, BODY_BYTES, ORIGINS, RUN }

@@ -25,14 +25,12 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { findChrome } = require('../../../harness/chromium')
-const { mayBuildHere, unavailableReason } = require('../../../link/namespace')
-const { natUnavailableReason } = require('../../../harness/site-nat')
+const { mayBuildHere } = require('../../../link/namespace')
 const { mountNamespaceUnavailableReason } = require('../../../harness/firefox')
 const { hostsFileText, withHostsFile } = require('../../../harness/firefox/hosts')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
 const stats = require('../../../shared/stats')
-const { startStaticSite } = require('../../support/static-site')
+const { startSiteBehindNat, outsideNamespaceEnv, NAT_HOST } = require('../../support/site-behind-nat')
 const { runNode } = require('../../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
@@ -70,19 +68,8 @@ describe(`record once, replay through the same link: three origins and 44 resour
   let replayed = null
 
   before(async function () {
-    const why = !findChrome() ? 'no Chromium' : unavailableReason() || natUnavailableReason() || mountNamespaceUnavailableReason() ||
-      (!mayBuildHere() ? 'the replay binds the link\'s addresses at port 443: needs test/run.js\'s private namespace' : null)
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
-    try {
-      site = await startStaticSite({ servers: ['nginx', 'caddy'], names: NAMES, caddyPorts: 2 })
-    } catch (err) {
-      if (!err.missing) throw err
-      process.stdout.write(`      (skipped: ${err.message})\n`)
-      this.skip()
-    }
+    site = await startSiteBehindNat(this, { servers: ['nginx', 'caddy'], names: NAMES, caddyPorts: 2 }, mountNamespaceUnavailableReason() ||
+      (!mayBuildHere() ? 'the replay binds the link\'s addresses at port 443: needs test/run.js\'s private namespace' : null))
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-replay-fidelity-link-'))
     const origins = [`https://${NAMES[0]}:${site.nginx.port}`, `https://${NAMES[1]}:${site.caddy.ports[0]}`, `https://${NAMES[2]}:${site.caddy.ports[1]}`]
     site.writePage('multi.html', multiPage(origins))
@@ -93,12 +80,10 @@ describe(`record once, replay through the same link: three origins and 44 resour
       return file
     }
     const check = (r, what) => assert.equal(r.code, 0, `${what}: ${r.stdout}\n${r.stderr}`)
-    // The live run starts itself in a namespace of its own, with the NAT to this one (runner-site.test.js's way).
-    const env = { ...process.env }
-    delete env.H2BENCH_PRIVATE_NETNS
-    delete env.H2BENCH_LINK_USERNS
+    // The live run starts itself in a namespace of its own, with the NAT to this one (test/support/site-behind-nat.js).
+    const env = outsideNamespaceEnv()
     const link = ['--link', `rtt=${RTT_MS}ms`, '--protocols', PROTOCOLS.join(','), '--repeats', String(REPEATS)]
-    check(await runWithHosts(hosts('live.hosts', '10.0.2.2'), ['site', '--url', page, '--ca', site.caFile, ...link, '--out', path.join(dir, 'live')], env), 'live')
+    check(await runWithHosts(hosts('live.hosts', NAT_HOST), ['site', '--url', page, '--ca', site.caFile, ...link, '--out', path.join(dir, 'live')], env), 'live')
     const har = path.join(dir, 'site.har')
     check(await runWithHosts(hosts('record.hosts', '127.0.0.1'), ['record', '--url', page, '--ca', site.caFile, '--out', har]), 'record')
     await site.close()

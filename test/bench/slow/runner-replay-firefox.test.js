@@ -12,9 +12,8 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { firefoxUnavailableReason, mountNamespaceUnavailableReason } = require('../../../harness/firefox')
-const { mayBuildHere } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
-const { replayRun, assertLoadsGood, favicon, WIRE, LOADED, ORIGINS } = require('../../support/replay-run')
+const { replayRun, skipUnlessReplayRuns, assertLoadsGood, favicon, WIRE, LOADED, ORIGINS } = require('../../support/replay-run')
 
 const REPEATS = 2
 
@@ -28,13 +27,7 @@ describe('npm run bench -- replay --har … --browser firefox (the real command,
   let protocols = ['h1', 'h2', 'h3']
 
   before(async function () {
-    const why = firefoxUnavailableReason() ||
-      (!mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null) ||
-      mountNamespaceUnavailableReason()
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
+    skipUnlessReplayRuns(this, { browser: firefoxUnavailableReason(), more: [mountNamespaceUnavailableReason()] })
     if (edgeUnavailableReason()) {
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h1', 'h2']

@@ -15,10 +15,9 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
-const { findChrome } = require('../../../harness/chromium')
-const { mayBuildHere, unavailableReason } = require('../../../link/namespace')
+const { unavailableReason } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
-const { replayRun, assertLoadsGood, favicon, LOADED, BODY_BYTES } = require('../../support/replay-run')
+const { replayRun, skipUnlessReplayRuns, assertLoadsGood, favicon, LOADED, BODY_BYTES } = require('../../support/replay-run')
 
 const REPEATS = 2
 const RTT_MS = 100
@@ -36,11 +35,7 @@ describe(`npm run bench -- replay --har … --link rtt=${RTT_MS}ms (the real com
   let protocols = ['h2', 'h3']
 
   before(async function () {
-    const why = !findChrome() ? 'no Chromium' : unavailableReason() || (!mayBuildHere() ? 'needs test/run.js\'s private namespace' : null)
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
+    skipUnlessReplayRuns(this, { more: [unavailableReason()] })
     if (edgeUnavailableReason()) {
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h2']

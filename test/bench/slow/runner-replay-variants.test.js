@@ -11,10 +11,8 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
-const { findChrome } = require('../../../harness/chromium')
-const { mayBuildHere } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
-const { replayRun, assertLoadsGood, siteHar, RUN } = require('../../support/replay-run')
+const { replayRun, skipUnlessReplayRuns, assertLoadsGood, siteHar, RUN } = require('../../support/replay-run')
 const { runNode } = require('../../support/run-node')
 
 const REPEATS = 2
@@ -29,11 +27,7 @@ describe('npm run bench -- replay --har … --variants early-hints,rfc9218 (the 
   let protocols = ['h2', 'h3']
 
   before(async function () {
-    const why = !findChrome() ? 'no Chromium' : !mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
+    skipUnlessReplayRuns(this)
     if (edgeUnavailableReason()) {
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h2']

@@ -14,11 +14,9 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
-const { findChrome } = require('../../../harness/chromium')
-const { mayBuildHere } = require('../../../link/namespace')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
 const { runNode } = require('../../support/run-node')
-const { replayRun, assertLoadsGood, siteHar, favicon, LOADED, BODY_BYTES, ORIGINS, RUN } = require('../../support/replay-run')
+const { replayRun, skipUnlessReplayRuns, assertLoadsGood, siteHar, favicon, LOADED, BODY_BYTES, ORIGINS, RUN } = require('../../support/replay-run')
 
 const REPEATS = 2
 
@@ -33,11 +31,7 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
   let protocols = ['h1', 'h2', 'h3']
 
   before(async function () {
-    const why = !findChrome() ? 'no Chromium' : !mayBuildHere() ? 'the replay binds 127.0.1.x:443: needs test/run.js\'s private namespace' : null
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
+    skipUnlessReplayRuns(this)
     if (edgeUnavailableReason()) {
       process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h1', 'h2']

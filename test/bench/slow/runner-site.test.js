@@ -8,6 +8,7 @@ const { validateResults } = require('../../../bench/report/runner/results-schema
 const { findChrome } = require('../../../harness/chromium')
 const { firefoxUnavailableReason } = require('../../../harness/firefox')
 const { startStaticSite } = require('../../support/static-site')
+const { startSiteBehindNat, outsideNamespaceEnv, throughNat } = require('../../support/site-behind-nat')
 const { runNode } = require('../../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
@@ -172,26 +173,10 @@ describe('npm run bench -- site --url … --link rtt=40ms (through the link, the
   let json = null
 
   before(async function () {
-    const { unavailableReason } = require('../../../link/namespace')
-    const { natUnavailableReason } = require('../../../harness/site-nat')
-    const why = !findChrome() ? 'no Chromium' : unavailableReason() || natUnavailableReason()
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
-    try {
-      site = await startStaticSite({ servers: ['nginx', 'caddy'], ips: ['10.0.2.2'] })
-    } catch (err) {
-      if (!err.missing) throw err
-      process.stdout.write(`      (skipped: ${err.message})\n`)
-      this.skip()
-    }
+    site = await startSiteBehindNat(this, { servers: ['nginx', 'caddy'] })
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-runner-site-nat-'))
-    const env = { ...process.env }
-    delete env.H2BENCH_PRIVATE_NETNS
-    delete env.H2BENCH_LINK_USERNS
-    const through = s => s.url.replace('127.0.0.1', '10.0.2.2')
-    result = await runNode(RUN, ['site', '--url', through(site.caddy), '--url', through(site.nginx), '--protocols', 'h2,h3', '--ca', site.caFile,
+    const env = outsideNamespaceEnv()
+    result = await runNode(RUN, ['site', '--url', throughNat(site.caddy.url), '--url', throughNat(site.nginx.url), '--protocols', 'h2,h3', '--ca', site.caFile,
       '--link', `rtt=${RTT}ms`, '--repeats', '1', '--out', dir], { env })
     json = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
   })

@@ -11,10 +11,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { findChrome } = require('../../../harness/chromium')
-const { unavailableReason } = require('../../../link/namespace')
-const { natUnavailableReason } = require('../../../harness/site-nat')
-const { startStaticSite } = require('../../support/static-site')
+const { startSiteBehindNat, outsideNamespaceEnv, throughNat } = require('../../support/site-behind-nat')
 const { runNode } = require('../../support/run-node')
 
 const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
@@ -30,27 +27,14 @@ describe(`site --link rtt=${RTT_MS}ms: one 4 MiB response on one HTTP/2 connecti
   let json = null
 
   before(async function () {
-    const why = !findChrome() ? 'no Chromium' : unavailableReason() || natUnavailableReason()
-    if (why) {
-      process.stdout.write(`      (skipped: ${why})\n`)
-      this.skip()
-    }
-    try {
-      site = await startStaticSite({ servers: ['caddy'], ips: ['10.0.2.2'] })
-    } catch (err) {
-      if (!err.missing) throw err
-      process.stdout.write(`      (skipped: ${err.message})\n`)
-      this.skip()
-    }
+    site = await startSiteBehindNat(this, { servers: ['caddy'] })
     // A script (a comment of 4 MiB): the load event waits for all of it (an image that does not decode is cut short).
     site.writePage('big.js', `/*${'x'.repeat(IMAGE_BYTES - 4)}*/`)
     site.writePage('big.html', '<!doctype html><title>big</title><link rel="icon" href="data:,"><script src="/big.js"></script>\n')
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h2bench-site-splice-'))
-    // The runner starts itself in a namespace of its own, with the NAT to this one (runner-site.test.js's way).
-    const env = { ...process.env }
-    delete env.H2BENCH_PRIVATE_NETNS
-    delete env.H2BENCH_LINK_USERNS
-    const url = `${site.caddy.url.replace('127.0.0.1', '10.0.2.2')}big.html`
+    // The runner starts itself in a namespace of its own, with the NAT to this one (test/support/site-behind-nat.js).
+    const env = outsideNamespaceEnv()
+    const url = `${throughNat(site.caddy.url)}big.html`
     result = await runNode(RUN, ['site', '--url', url, '--protocols', 'h2', '--ca', site.caFile, '--link', `rtt=${RTT_MS}ms`, '--repeats', '2', '--out', dir], { env })
     json = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'))
   })

@@ -16,30 +16,11 @@
 // leaf trusted through --ignore-certificate-errors-spki-list is an error
 // ignored: it opens one connection per origin (the ids are printed).
 const assert = require('node:assert/strict')
-const { launchBrowser } = require('../../../support/browser')
-const { findChrome, INSTALL_HINT } = require('../../../../harness/chromium')
-const { archiveFromHar } = require('../../../../server/replay/archive')
-const { startReplay } = require('../../../../server/replay/serve')
-const { mayBuildHere } = require('../../../../link/namespace')
-const { edgeUnavailableReason } = require('../../../../server/edge/caddy')
-const { h2benchHar, PNG, BODIES } = require('../har-fixture')
-
-const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
-  '<img src="https://b.example/logo.png">' + // (no JSON: Chromium's ORB blocks it as an image)
-  '<link rel="stylesheet" href="https://c.example:8443/gone">\n'
-// What the page loads, and the bytes each answer carries (decoded).
-const EXPECTED = {
-  'https://a.example/': Buffer.byteLength(PAGE),
-  'https://a.example/app.js?v=1': BODIES['https://a.example/app.js?v=1'].length,
-  'https://b.example/logo.png': PNG.length,
-  'https://c.example:8443/gone': 1234
-}
-
-function skipUnless (ctx, why) {
-  if (!why) return
-  process.stdout.write(`      (skipped: ${why})\n`)
-  ctx.skip()
-}
+const { openReplayInChromium, closeReplayInChromium } = require('../../../support/replay-chromium')
+// The page: a script of a.example, an image of b.example (no JSON: Chromium's ORB blocks it as an image), a stylesheet of c.example:8443.
+// EXPECTED: what the page loads, and the bytes each answer carries (decoded).
+const { PAGE, LOADED: EXPECTED } = require('../../../support/replay-run')
+const { h2benchHar, PNG } = require('../har-fixture')
 
 function siteHar () {
   const har = h2benchHar()
@@ -51,26 +32,12 @@ function siteHar () {
 for (const protocol of ['h2', 'h3']) {
   describe(`server/replay in Chromium over ${protocol}`, function () {
     this.timeout(120000)
-    let replay = null
-    let chrome = null
-
-    before(async function () {
-      skipUnless(this, !findChrome() && `no Chrome or Chromium: ${INSTALL_HINT}`)
-      skipUnless(this, !mayBuildHere() && 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace')
-      skipUnless(this, protocol === 'h3' && edgeUnavailableReason())
-      replay = await startReplay(archiveFromHar(siteHar(), { file: 'fixture.har' }), { protocol })
-      const hostRules = `--host-resolver-rules=${replay.hostResolverRules}`
-      const protocolArgs = protocol === 'h3'
-        ? ['--enable-quic', `--origin-to-force-quic-on=${replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
-        : ['--disable-quic', hostRules]
-      chrome = await launchBrowser({ spki: replay.spki.join(','), protocolArgs, handleSignals: false })
-    })
-    after(async () => {
-      if (chrome) await chrome.close()
-      if (replay) await replay.close()
-    })
+    const state = {}
+    before(async function () { await openReplayInChromium(this, state, siteHar(), { protocol }) })
+    after(() => closeReplayInChromium(state))
 
     it('loads every subresource from the replay, over the protocol forced, at the planned addresses', async () => {
+      const { replay, chrome } = state
       const page = await chrome.context.newPage()
       const cdp = await page.createCDPSession()
       const seen = new Map()

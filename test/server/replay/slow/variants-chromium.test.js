@@ -12,24 +12,12 @@
 // proxy and quic-go. Over h2 CDP at times shows no 103 for a load the replay
 // sent one for (1 in 4 here, not understood): up to three loads.
 const assert = require('node:assert/strict')
-const { launchBrowser } = require('../../../support/browser')
-const { findChrome, INSTALL_HINT } = require('../../../../harness/chromium')
-const { archiveFromHar } = require('../../../../server/replay/archive')
-const { startReplay } = require('../../../../server/replay/serve')
-const { mayBuildHere } = require('../../../../link/namespace')
-const { edgeUnavailableReason } = require('../../../../server/edge/caddy')
+const { openReplayInChromium, closeReplayInChromium } = require('../../../support/replay-chromium')
+// The page: a script of a.example, an image of b.example (no JSON: Chromium's ORB blocks it as an image), a stylesheet of c.example:8443.
+const { PAGE } = require('../../../support/replay-run')
 const { h2benchHar } = require('../har-fixture')
 
-const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
-  '<img src="https://b.example/logo.png">' +
-  '<link rel="stylesheet" href="https://c.example:8443/gone">\n'
 const PRELOAD = '</app.js?v=1>; rel=preload; as=script'
-
-function skipUnless (ctx, why) {
-  if (!why) return
-  process.stdout.write(`      (skipped: ${why})\n`)
-  ctx.skip()
-}
 
 function siteHar () {
   const har = h2benchHar()
@@ -42,26 +30,12 @@ function siteHar () {
 for (const protocol of ['h2', 'h3']) {
   describe(`server/replay variants in Chromium over ${protocol}`, function () {
     this.timeout(120000)
-    let replay = null
-    let chrome = null
-
-    before(async function () {
-      skipUnless(this, !findChrome() && `no Chrome or Chromium: ${INSTALL_HINT}`)
-      skipUnless(this, !mayBuildHere() && 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace')
-      skipUnless(this, protocol === 'h3' && edgeUnavailableReason())
-      replay = await startReplay(archiveFromHar(siteHar(), { file: 'fixture.har' }), { protocol, variant: 'early-hints' })
-      const hostRules = `--host-resolver-rules=${replay.hostResolverRules}`
-      const protocolArgs = protocol === 'h3'
-        ? ['--enable-quic', `--origin-to-force-quic-on=${replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
-        : ['--disable-quic', hostRules]
-      chrome = await launchBrowser({ spki: replay.spki.join(','), protocolArgs, handleSignals: false })
-    })
-    after(async () => {
-      if (chrome) await chrome.close()
-      if (replay) await replay.close()
-    })
+    const state = {}
+    before(async function () { await openReplayInChromium(this, state, siteHar(), { protocol, variant: 'early-hints' }) })
+    after(() => closeReplayInChromium(state))
 
     it('every request carries a priority header; the 103 with the page\'s preload reaches Chromium before the page', async () => {
+      const { replay, chrome } = state
       // One load, a fresh tab each; again (up to 3) when CDP showed no 103: over h2 it at times does not (1 load in 4
       // here), though the replay sent one for every load (counted below).
       let loads = 0

@@ -1,0 +1,48 @@
+'use strict'
+
+// A replay of a HAR (server/replay/serve.js) and real Chromium sent to it, as
+// the replay's slow tests open them: the browser reaching the recorded names
+// and ports through --host-resolver-rules and trusting the replay's leaves by
+// their SPKI hashes, over the protocol forced (launchBrowser's protocolArgs, the
+// switches a site run forces a protocol with). Shared by
+// test/server/replay/slow/replay-chromium.test.js and variants-chromium.test.js.
+const { launchBrowser } = require('./browser')
+const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
+const { archiveFromHar } = require('../../server/replay/archive')
+const { startReplay } = require('../../server/replay/serve')
+const { mayBuildHere } = require('../../link/namespace')
+const { edgeUnavailableReason } = require('../../server/edge/caddy')
+
+// Why a replay cannot be opened in Chromium over `protocol` here, or null.
+function replayInChromiumUnavailable (protocol) {
+  if (!findChrome()) return `no Chrome or Chromium: ${INSTALL_HINT}`
+  if (!mayBuildHere()) return 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace'
+  if (protocol === 'h3') return edgeUnavailableReason() || null
+  return null
+}
+
+// A mocha before(): skips the suite (saying why) where it cannot run; else the
+// replay of `har` over `protocol` (replay options such as `variant` beside it)
+// and a Chromium at it, put on `state` as state.replay and state.chrome.
+async function openReplayInChromium (ctx, state, har, { protocol, ...options }) {
+  const why = replayInChromiumUnavailable(protocol)
+  if (why) {
+    process.stdout.write(`      (skipped: ${why})\n`)
+    ctx.skip()
+  }
+  state.replay = await startReplay(archiveFromHar(har, { file: 'fixture.har' }), { protocol, ...options })
+  const hostRules = `--host-resolver-rules=${state.replay.hostResolverRules}`
+  const protocolArgs = protocol === 'h3'
+    ? ['--enable-quic', `--origin-to-force-quic-on=${state.replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
+    : ['--disable-quic', hostRules]
+  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs, handleSignals: false })
+}
+
+// The matching after(): closes what openReplayInChromium opened.
+async function closeReplayInChromium (state) {
+  if (state.chrome) await state.chrome.close()
+  if (state.replay) await state.replay.close()
+  state.chrome = state.replay = null
+}
+
+module.exports = { openReplayInChromium, closeReplayInChromium, replayInChromiumUnavailable }
