@@ -63,4 +63,44 @@ function httpsUrl (raw, why) {
   return u.href
 }
 
-module.exports = { runCli, usage, httpsUrl, exitCodeOf, errorLine, signalExitCode, EXIT }
+// One argument as a shell takes it back: as it is when it holds only [A-Za-z0-9_@%+=:,./-], else in single quotes
+// (a quote inside as '\'').
+const shellWord = arg => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`
+
+// The command line a study records (results.json's environment.command) and a shell can run again: `prefix`
+// (`npm run bench`, say), then ` -- ` and the arguments as given, each a shell word.
+const commandLine = (prefix, argv) => argv.length ? `${prefix} -- ${argv.map(shellWord).join(' ')}` : prefix
+
+// The words of a line made by commandLine (or typed): split at blanks outside single or double quotes, the quotes
+// taken away; a backslash outside quotes keeps the next character. → [{ word, quoted }], `quoted` when any part of
+// the word was in quotes.
+function shellWords (line) {
+  const words = []
+  let word = null
+  let quoted = false
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (/\s/.test(c)) {
+      if (word !== null) words.push({ word, quoted })
+      word = null
+      quoted = false
+      continue
+    }
+    if (word === null) word = ''
+    if (c === "'" || c === '"') {
+      const end = line.indexOf(c, i + 1)
+      if (end < 0) throw new UsageError(`an unclosed ${c} in: ${line}`)
+      word += line.slice(i + 1, end)
+      quoted = true
+      i = end
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i]
+    } else {
+      word += c
+    }
+  }
+  if (word !== null) words.push({ word, quoted })
+  return words
+}
+
+module.exports = { runCli, usage, httpsUrl, commandLine, shellWord, shellWords, exitCodeOf, errorLine, signalExitCode, EXIT }

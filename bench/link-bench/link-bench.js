@@ -15,7 +15,7 @@ const { parseArgs } = require('node:util')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
 const { needsPrivateNamespace, rerunInPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
 const { UserError, UsageError } = require('../../common/errors')
-const { usage, signalExitCode } = require('../../common/cli')
+const { usage, signalExitCode, commandLine } = require('../../common/cli')
 const { gitCommit, quietly, environmentRecord } = require('../../harness/provenance')
 const { PATHS, CONGESTION_CONTROL } = require('./paths')
 const { measure, Sink, PAYLOAD } = require('./measure')
@@ -25,7 +25,7 @@ const { EFFECTS, effectsPlan, pickEffects } = require('./effects')
 const TOOL = 'h2bench bench:link'
 
 // `npm run bench:link -- …` for the arguments as run.
-const commandLine = argv => `npm run bench:link${argv.length ? ` -- ${argv.join(' ')}` : ''}`
+const commandLineOf = argv => commandLine('npm run bench:link', argv)
 
 const RATES = [10, 100, 1000] // Mbit/s offered, at IP level
 const GOALS = { maxMbps: 200, addedP99Ms: 1 }
@@ -90,7 +90,7 @@ function commandOf (options) {
     args.push('--paths', options.paths.join(','))
   }
   if (options.smoke) args.push('--smoke')
-  return commandLine(args)
+  return commandLineOf(args)
 }
 
 function estimateMinutes ({ duration, warmup, repeats, paths, effects }) {
@@ -175,7 +175,7 @@ function environmentOf (argv, { commit = gitCommit(), python = quietly(() => exe
     kernel: `${os.type()} ${os.release()}`,
     python,
     loadAverage: os.loadavg().map(x => Number(x.toFixed(2))),
-    command: commandLine(argv)
+    command: commandLineOf(argv)
   }
 }
 
@@ -278,4 +278,4 @@ async function measureLinkBench (opts, argv, { entry, log }) {
   return { record }
 }
 
-module.exports = { measureLinkBench, parseOptions, commandOf, environmentOf, estimateMinutes, TOOL, commandLine, HELP }
+module.exports = { measureLinkBench, parseOptions, commandOf, environmentOf, estimateMinutes, TOOL, HELP }

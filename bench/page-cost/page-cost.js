@@ -23,7 +23,7 @@ const { costMeter } = require('../../harness/cell-costs')
 const { environmentRecord, gitCommit, chromiumVersion } = require('../../harness/provenance')
 const { LANES, laneNamesFrom } = require('../../server/lanes')
 const { parseSize } = require('../../server/payload')
-const { usage } = require('../../common/cli')
+const { usage, commandLine } = require('../../common/cli')
 const { UserError, UsageError } = require('../../common/errors')
 
 const { TOOL } = require('./tool')
@@ -197,7 +197,7 @@ async function measure (opts, argv, log) {
   }
   return {
     tool: TOOL,
-    environment: { ...environmentRecord({ commit }), chromium: browser ? chromiumVersion(browser.executablePath) : null, date: started.toISOString(), command: `npm run bench:page${argv.length ? ` -- ${argv.join(' ')}` : ''}` },
+    environment: { ...environmentRecord({ commit }), chromium: browser ? chromiumVersion(browser.executablePath) : null, date: started.toISOString(), command: commandLine('npm run bench:page', argv) },
     settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, smoke: opts.smoke, sides: SIDES, network: 'loopback, no throttling' },
     batches
   }

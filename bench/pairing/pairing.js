@@ -15,7 +15,7 @@ const { parseArgs } = require('node:util')
 const { openLoad } = require('../../load/load')
 const { loadPreset } = require('../../load/presets')
 const { parseLinkSpec } = require('../../link/spec')
-const { usage } = require('../../common/cli')
+const { usage, commandLine } = require('../../common/cli')
 const { UsageError } = require('../../common/errors')
 const { environmentRecord, gitCommit } = require('../../harness/provenance')
 const { needsPrivateNamespace, preparePrivateNamespace } = require('../../harness/private-netns')
@@ -79,7 +79,7 @@ async function measure (o, argv, { entry, log }) {
     await load.close()
   }
   return {
-    environment: { ...environmentRecord({ commit }), date: started.toISOString(), durationSeconds: Math.round((Date.now() - started) / 1000), command: `npm run bench:pairing -- ${argv.join(' ')}` },
+    environment: { ...environmentRecord({ commit }), date: started.toISOString(), durationSeconds: Math.round((Date.now() - started) / 1000), command: commandLine('npm run bench:pairing', argv) },
     link: parseLinkSpec(o.link).description,
     repeats: o.repeats,
     seed: o.seed,

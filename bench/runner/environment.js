@@ -9,6 +9,7 @@ const { edgeEnvironment } = require('../../harness/start-lanes')
 // The browser driver (harness/chromium/headless.js, harness/firefox/launch.js); runs before it was puppeteer-core
 // recorded playwrightCore, the version of playwright-core, instead.
 const PUPPETEER_CORE = require('puppeteer-core/package.json')
+const { commandLine } = require('../../common/cli')
 
 // The replay's facts a results.json keeps (enough for --from to plan its cells again).
 const replayFacts = ({ har, protocols, pages, recordedAt, variants }) => ({ har, protocols, pages, recordedAt, ...(variants ? { variants } : {}) })
@@ -36,7 +37,7 @@ function environmentOf ({
     repeats: opts.repeats,
     budgetSeconds: opts.budgetMs / 1000,
     smoke: opts.smoke,
-    command: `npm run bench -- ${opts.argv.join(' ')}`,
+    command: commandLine('npm run bench', opts.argv),
     // Behind the link: the seed of its random decisions and whether every lane of a repeat shared it (bench/cells/helpers.js seedOf).
     ...(opts.networks.includes('link') && opts.seeding ? { linkSeed: opts.seeding.seed, pairedSeeds: opts.seeding.paired } : {}),
     ...(forwarderPriority ? { forwarderPriority } : {}),

@@ -6,6 +6,7 @@
 const { environmentRecord } = require('../../harness/provenance')
 const { WORKLOADS, RUN_TIMEOUT_MS } = require('./soak-workload')
 const { browserFailedCount, compareObservers } = require('./soak-samples')
+const { commandLine } = require('../../common/cli')
 
 // The signals that stop a run early; it then reports what it measured.
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
@@ -30,7 +31,7 @@ function assemble ({ opts, state, info, startedAt, finishedAt, loadSeconds, comm
       cpus: machine.cpus,
       memoryGiB: machine.memoryGiB,
       os: machine.os,
-      command: `npm run soak -- ${opts.argv.join(' ')}`.trim()
+      command: commandLine('npm run soak', opts.argv)
     },
     settings: {
       minutes: opts.minutes,

@@ -75,6 +75,12 @@ describe('npm run studies: which committed study the code has moved past', () =>
     assert.equal(rerunCommand('npm run bench -- interop --cells goodput|blackhole --out x', 'docs/i'), "npm run bench -- interop --cells 'goodput|blackhole' --out docs/i")
     assert.equal(rerunCommand('npm run bench -- corpus --cells clean · page 1|3G · page 6 --link Regular 3G --repeats 5 --out x', 'docs/c'),
       "npm run bench -- corpus --cells 'clean · page 1|3G · page 6' --link 'Regular 3G' --repeats 5 --out docs/c")
+    // Recorded as shell words (common/cli.js commandLine): read back word for word, a positional after a value kept apart.
+    const { commandLine } = require('../../common/cli')
+    const recorded = commandLine('npm run bench', ['corpus', '--link', 'Regular 3G', 'page-cost', '--cells', "it's|b c", '--out', '/tmp/a b'])
+    assert.equal(recorded, "npm run bench -- corpus --link 'Regular 3G' page-cost --cells 'it'\\''s|b c' --out '/tmp/a b'")
+    assert.equal(rerunCommand(recorded, 'docs/c d'), "npm run bench -- corpus --link 'Regular 3G' page-cost --cells 'it'\\''s|b c' --out 'docs/c d'")
+    assert.equal(rerunCommand(commandLine('npm run bench:page', []), 'docs/p'), 'npm run bench:page --out docs/p')
   })
 
   it('a study depends on the shared rooms and its own command\'s: the soak\'s code does not stale a runner study, nor the runner\'s a soak', () => {

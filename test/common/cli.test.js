@@ -2,7 +2,7 @@
 
 const assert = require('node:assert/strict')
 const { spawn } = require('node:child_process')
-const { exitCodeOf, errorLine, signalExitCode, runCli, EXIT } = require('../../common/cli')
+const { exitCodeOf, errorLine, signalExitCode, runCli, EXIT, commandLine, shellWords } = require('../../common/cli')
 const { UserError, InputError, UsageError, BuildError, isUserError } = require('../../common/errors')
 
 describe('common/errors.js and common/cli.js: one error family, one exit-code convention', () => {
@@ -76,5 +76,16 @@ describe('common/errors.js and common/cli.js: one error family, one exit-code co
       const got = await new Promise(resolve => child.once('exit', c => resolve(c)))
       assert.equal(got, code, signal)
     }
+  })
+
+  it('a recorded command line is shell words: what needs quoting quoted, read back to the same arguments', () => {
+    const argv = ['corpus', '--cells', 'clean · page 1|3G · page 6', '--link', 'Regular 3G', '--out', "/tmp/it's", '', '--repeats', '5', 'a\\b', '$HOME']
+    const line = commandLine('npm run bench', argv)
+    assert.equal(line, "npm run bench -- corpus --cells 'clean · page 1|3G · page 6' --link 'Regular 3G' --out '/tmp/it'\\''s' '' --repeats 5 'a\\b' '$HOME'")
+    assert.deepEqual(shellWords(line).map(w => w.word), ['npm', 'run', 'bench', '--', ...argv])
+    assert.deepEqual(shellWords(line).filter(w => w.quoted).map(w => w.word), ['clean · page 1|3G · page 6', 'Regular 3G', "/tmp/it's", '', 'a\\b', '$HOME'])
+    assert.equal(commandLine('npm run bench:page', []), 'npm run bench:page')
+    assert.deepEqual(shellWords(' a  "b c"d\\ e ').map(w => w.word), ['a', 'b cd e'])
+    assert.throws(() => shellWords("--cells 'a|b"), /an unclosed ' in: --cells 'a\|b/)
   })
 })

@@ -14,7 +14,7 @@ const { readResults, writeStudyFiles } = require('../study-files')
 const { formatTables } = require('../../link-bench/report')
 const { EFFECTS, EFFECT_RATE_MBPS, formatEffects } = require('../../link-bench/effects')
 
-const { TOOL, commandLine } = require('../../link-bench/link-bench')
+const { TOOL } = require('../../link-bench/link-bench')
 
 // The effects a record measured, as this checkout names them (one it no longer knows: its spec from the runs).
 function effectsOf (record) {
@@ -109,4 +109,4 @@ function readStudy (file, { commandOf }) {
 // <dir>/results.json and <dir>/report.md; → their paths.
 const writeStudy = (dir, record) => writeStudyFiles(dir, record, reportMarkdown(record))
 
-module.exports = { TOOL, commandLine, formatRecord, reportMarkdown, studyRecord, readStudy, writeStudy }
+module.exports = { TOOL, formatRecord, reportMarkdown, studyRecord, readStudy, writeStudy }

@@ -10,11 +10,12 @@ const { UsageError } = require('../../../common/errors')
 const { readResults, writeStudyFiles } = require('../study-files')
 const { quantile } = require('../../../shared/stats')
 const { environmentRecord, gitCommit } = require('../../../harness/provenance')
+const { commandLine } = require('../../../common/cli')
 
 const TOOL = 'h2bench qlog cost'
 
 // `npm run bench:qlog-cost -- …` for the arguments as run.
-const commandLine = argv => `npm run bench:qlog-cost${argv.length ? ` -- ${argv.join(' ')}` : ''}`
+const commandLineOf = argv => commandLine('npm run bench:qlog-cost', argv)
 
 const median = xs => xs.length ? quantile(xs, 0.5) : null
 const r3 = x => x === null ? null : +x.toFixed(3)
@@ -41,7 +42,7 @@ function summarise ({ label, pairs }) {
 function resultOf ({ argv, opts, runs, started, commit = gitCommit() }) {
   return {
     tool: TOOL,
-    environment: { ...environmentRecord({ commit }), date: started.toISOString(), command: commandLine(argv) },
+    environment: { ...environmentRecord({ commit }), date: started.toISOString(), command: commandLineOf(argv) },
     repeats: opts.repeats,
     smoke: opts.smoke,
     workloads: runs.map(summarise),
@@ -127,4 +128,4 @@ function readStudy (file) {
 // <dir>/results.json and <dir>/report.md; → their paths.
 const writeStudy = (dir, result) => writeStudyFiles(dir, result, reportMarkdown(result))
 
-module.exports = { TOOL, commandLine, summarise, resultOf, formatQlogCost, reportMarkdown, readStudy, writeStudy }
+module.exports = { TOOL, summarise, resultOf, formatQlogCost, reportMarkdown, readStudy, writeStudy }

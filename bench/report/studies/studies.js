@@ -23,7 +23,7 @@ const { parseArgs } = require('node:util')
 const { execFileSync } = require('node:child_process')
 // The measuring path is declared beside the code that records what a run measured with (harness/provenance.js).
 const { MEASURING_PATH, REPORT_ROOMS, measuringPathFor } = require('../../../harness/provenance')
-const { usage } = require('../../../common/cli')
+const { usage, shellWord, shellWords } = require('../../../common/cli')
 const { UserError } = require('../../../common/errors')
 const { rewriteReadme } = require('./readme-verdicts')
 
@@ -61,22 +61,32 @@ function findStudies (root = ROOT) {
   return out.sort()
 }
 
-// The command that made a study, pointed at its own folder (the runner's and the soak's --out), ready for a shell:
-// results.json records the arguments joined by spaces, so an argument such as `--cells a|b` is quoted here. The
-// values that may hold spaces (--cells "clean · page 1|…", --link "Regular 3G") are every word up to the next flag.
+// The command that made a study, pointed at its own folder (the runner's and the soak's --out), ready for a shell.
+// A study records its command with each argument a shell word (common/cli.js commandLine): read back as such. One
+// recorded before that joined its arguments by spaces (no quote in it), so there the values that may hold spaces
+// (--cells "clean · page 1|…", --link "Regular 3G") are every word up to the next flag.
 const SPACED = new Set(['--cells', '--link'])
 function rerunCommand (command, dir) {
-  const out = /--out\s+\S+/.test(command) ? command.replace(/--out\s+\S+/, `--out ${dir}`) : `${command} --out ${dir}`
+  const words = shellWords(command)
+  const spacedByJoin = !words.some(w => w.quoted)
   const args = []
-  const words = out.split(/\s+/)
+  let out = false
   for (let i = 0; i < words.length; i++) {
-    args.push(words[i])
-    if (!SPACED.has(words[i])) continue
+    const { word } = words[i]
+    if (word === '--out') {
+      args.push(word, dir)
+      out = true
+      i++
+      continue
+    }
+    args.push(word)
+    if (!spacedByJoin || !SPACED.has(word)) continue
     const value = []
-    while (i + 1 < words.length && !words[i + 1].startsWith('--')) value.push(words[++i])
+    while (i + 1 < words.length && !words[i + 1].word.startsWith('--')) value.push(words[++i].word)
     if (value.length) args.push(value.join(' '))
   }
-  return args.map(arg => /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`).join(' ')
+  if (!out) args.push('--out', dir)
+  return args.map(shellWord).join(' ')
 }
 
 // Why the history cannot say which commits came after a study's, or null when it can.
