@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, meets, all, FORMS } = require('../../bench/report/claims/forms')
+const { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, atMost, meets, all, FORMS } = require('../../bench/report/claims/forms')
 const { judge, statusOf, STATUS_WORDS, RULE_TEXT } = require('../../bench/report/claims/judge')
 const { tablesOf } = require('../../bench/report/tables')
 const { claimsOf } = require('../../bench/report/claims')
@@ -125,6 +125,19 @@ describe('claims: the forms, judged by one rule', () => {
     assert.equal(statusOn(atLeast('h2', 'h1', 0.9, TEXT), rows), 'not reproduced')
   })
 
+  it('atMost reads the interval of a ÷ b against its figure: at or below it for, above it against, across it unsure', () => {
+    const rows = [row({ lane: 'h1', samples: runs(100) }), row({ lane: 'h2', samples: runs(118) })]
+    assert.equal(statusOn(atMost('h2', 'h1', 1.2, TEXT), rows), 'reproduced')
+    assert.equal(statusOn(atMost('h2', 'h1', 1.1, TEXT), rows), 'not reproduced')
+    // Spread samples: an interval across 1.2 says nothing either way.
+    const wide = [row({ lane: 'h1', samples: [100, 70, 130, 90, 110] }), row({ lane: 'h2', samples: [118, 90, 150, 100, 130] })]
+    assert.equal(statusOn(atMost('h2', 'h1', 1.2, TEXT), wide), 'inconclusive')
+    // The sentence names the metric and the figure, and each cell's interval of a ÷ b.
+    const cpu = { name: 'browser CPU a batch', samples: r => r.samples }
+    const j = judge(atMost('h2', 'h1', 1.2, { ...TEXT, metric: cpu }), rows)
+    assert.match(j.detail, /^h2 is 1\.1[78]× h1's browser CPU a batch \(median over 1 cell\); for: the interval of h2 ÷ h1 \(browser CPU a batch\) at most 1\.20×; by the verdict engine: cell 0: 1\.1[78]×, 95 % interval 1\.\d\d×–1\.\d\d× → for/)
+  })
+
   it('meets: a declared criterion per row (met, not met, or not measured)', () => {
     const criterion = { name: 'one connection', test: r => r.connections === undefined ? { met: null, why: 'not counted' } : { met: r.connections === 1, why: `${r.connections} connections` } }
     const rows = [{ ...row({ lane: 'h2', samples: runs(1) }), connections: 1 }, { ...row({ lane: 'h2', cell: 1, samples: runs(1) }), connections: 3 }]
@@ -176,7 +189,7 @@ describe('claims: the forms, judged by one rule', () => {
   it('a claim needs its text, and a source its figure and where it is; forms are a closed set', () => {
     assert.throws(() => faster('h2', 'h1', {}), /needs its text/)
     assert.throws(() => faster('h2', 'h1', { text: 'x', source: { figure: '1.5×' } }), /figure and where/)
-    assert.deepEqual(FORMS, ['faster', 'notFaster', 'same', 'grows', 'flat', 'suffersLess', 'suffersAlike', 'near', 'atLeast', 'meets', 'all'])
+    assert.deepEqual(FORMS, ['faster', 'notFaster', 'same', 'grows', 'flat', 'suffersLess', 'suffersAlike', 'near', 'atLeast', 'atMost', 'meets', 'all'])
   })
 })
 

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { parsePageCostArgs, TOOL } = require('../../bench/page-cost/page-cost')
-const { summarise, formatPageCost, reportMarkdown, readStudy, writeStudy } = require('../../bench/report/page-cost/report')
+const { summarise, aims, rowsOf, formatPageCost, reportMarkdown, readStudy, writeStudy } = require('../../bench/report/page-cost/report')
 
 describe('npm run bench:page: arguments and figures', () => {
   it('defaults, --smoke, and one line naming what is wrong and what is allowed', () => {
@@ -81,6 +81,39 @@ describe('npm run bench:page: arguments and figures', () => {
     const old = { ...record, batches: record.batches.map(({ browserCpuByType, ...rest }) => rest) }
     assert.deepEqual(Object.keys(summarise(old)[0].ratios), ['page', 'jquery'])
     assert.doesNotMatch(reportMarkdown(old), /renderer:/)
+  })
+
+  it('the aim (page ≤ 1.1× bare) judged by the verdict engine per lane: held, not held, unsure, not measured', () => {
+    const b = (lane, side, pair, cpu, ok = 10) => ({ lane, protocol: 'h2', side, pair, ok, bytes: 1000, ms: 50, wallMs: 60, browserCpuMs: cpu, serverCpuMs: 20, pageTaskMs: 5 })
+    const env = { node: 'v20', cpu: 'X', cpus: 2, os: 'Linux', h2bench: '0.1.0 abc', command: 'npm run bench:page', date: 'd' }
+    const jitter = [0, 2, -2, 1, -1, 3, -3]
+    const record = (ratioOf, { pairs = 7, ok = () => 10 } = {}) => ({
+      tool: TOOL,
+      environment: env,
+      settings: { lanes: ['h1', 'h2'], requests: 10, size: '100b', pairs, sides: ['page', 'bare'] },
+      batches: ['h1', 'h2'].flatMap(lane => Array.from({ length: pairs }, (_, p) => [
+        b(lane, 'page', p, Math.round(ratioOf(lane) * 1000) + jitter[p % jitter.length], ok(lane, p)), b(lane, 'bare', p, 1000 + jitter[(p + 3) % jitter.length])]).flat())
+    })
+    const statusOf = r => aims(r).map(a => a.status)
+    // Each lane's page at 1.02× bare, its interval well under 1.1: holds.
+    assert.deepEqual(statusOf(record(() => 1.02)), ['holds'])
+    // One lane at 1.3×: against on that lane, for on the other; as many against as for: the rule's "does not hold".
+    assert.deepEqual(statusOf(record(lane => lane === 'h2' ? 1.3 : 1.02)), ['does not hold'])
+    assert.deepEqual(statusOf(record(() => 1.3)), ['does not hold'])
+    // Fewer than the engine's 5 rounds: not measured; a batch with a request that failed leaves its lane not measured
+    // (said), the other lane's for.
+    assert.deepEqual(statusOf(record(() => 1.02, { pairs: 3 })), ['not measured'])
+    const failed = aims(record(() => 1.02, { ok: (lane, p) => lane === 'h1' && p === 2 ? 9 : 10 }))[0]
+    assert.equal(failed.status, 'holds')
+    assert.match(failed.detail, /10 × 100b, h1: not measured \(h1 page had 1 failed request\) → missing; 10 × 100b, h2: 1\.02×/)
+    const rows = rowsOf(record(() => 1.02))
+    assert.deepEqual(rows.map(r => `${r.lane} ${r.mode} ${r.samples.length}`), ['h1 page 7', 'h1 bare 7', 'h2 page 7', 'h2 bare 7'])
+    // Printed and in the report, with the engine's cells and the rule.
+    const held = record(() => 1.02)
+    assert.match(formatPageCost(held), /\nholds: The page's measuring path .* at most 1\.1× the CPU of a bare fetch\(\) .*; by the verdict engine: 10 × 100b, h1: 1\.02×, 95 % interval 1\.0\d×–1\.0\d× → for; 10 × 100b, h2: /)
+    const md = reportMarkdown(held)
+    assert.match(md, /## The aim, judged by the verdict engine\n\nOne rule for every claim/)
+    assert.match(md, /\n- \*\*holds\*\*: The page's measuring path/)
   })
 
   it('a study written and read back gives the same report; a file of another tool is refused by name', () => {

@@ -22,7 +22,7 @@
 //   invalid     row => reason or '': a row that measured something else (push refused, say) counts as not measured
 //   metric      { name, samples: row => [ms …] }: what the engine compares (default: the row's samples)
 
-const FORMS = ['faster', 'notFaster', 'same', 'grows', 'flat', 'suffersLess', 'suffersAlike', 'near', 'atLeast', 'meets', 'all']
+const FORMS = ['faster', 'notFaster', 'same', 'grows', 'flat', 'suffersLess', 'suffersAlike', 'near', 'atLeast', 'atMost', 'meets', 'all']
 
 const sideOf = side => typeof side === 'string' ? { lane: side, mode: null } : { mode: null, ...side }
 
@@ -64,10 +64,13 @@ const suffersAlike = (a, b, { changed, baseOf }, tolerance, options) => claim('s
 const near = (a, b, figure, tolerance, options) => claim('near', { a: sideOf(a), b: sideOf(b), figure, tolerance }, options)
 // `a`'s value is at least `fraction` of `b`'s (rates: more is better), by the interval of the ratio.
 const atLeast = (a, b, fraction, options) => claim('atLeast', { a: sideOf(a), b: sideOf(b), fraction }, options)
+// `a`'s value is at most `figure` × `b`'s (a cost, such as the browser's CPU a batch: less is better), by the
+// interval of a ÷ b: its upper end at most the figure.
+const atMost = (a, b, figure, options) => claim('atMost', { a: sideOf(a), b: sideOf(b), figure }, options)
 // A criterion that is not a comparison of times, declared by whoever set it (the QUIC interop runner's, say):
 // `criterion.test(row)` → { met: true|false|null (null: not measured), why }, `criterion.name` says what it checks.
 const meets = (side, criterion, options) => claim('meets', { a: sideOf(side), criterion }, options)
 // Every part holds: the parts' cells pooled under the one rule.
 const all = (parts, options) => claim('all', { parts }, options)
 
-module.exports = { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, meets, all, FORMS }
+module.exports = { faster, notFaster, same, grows, flat, suffersLess, suffersAlike, near, atLeast, atMost, meets, all, FORMS }

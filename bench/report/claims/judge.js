@@ -67,7 +67,7 @@ const measuredBy = (claim, row) => claim.metric ? { ...row, samples: claim.metri
 const unusable = (claim, r) => (claim.invalid && claim.invalid(r)) || unmeasured(r)
 const unmeasured = r => !r.samples.length || r.median === null ? `${describe(r)} has no good run` : r.failures ? `${describe(r)} had ${r.failures} failed request${r.failures === 1 ? '' : 's'}` : ''
 
-// The ratio of the medians as the claim states it (see shown): b over a, or a over b for near and atLeast.
+// The ratio of the medians as the claim states it (see shown): b over a, or a over b for near, atLeast and atMost.
 const medianRatio = (claim, a, b) => {
   const ratio = stats.median(a.samples) / stats.median(b.samples)
   return AS_STATED.has(claim.form) ? ratio : 1 / ratio
@@ -96,7 +96,7 @@ const labelOf = (label, side, row) => `${label(row)}${side.lane === '*' ? `, ${r
 function cellsOf (claim, rows, label) {
   const pool = claim.where ? rows.filter(claim.where) : rows
   const cells = []
-  if (['faster', 'notFaster', 'same', 'near', 'atLeast'].includes(claim.form)) {
+  if (['faster', 'notFaster', 'same', 'near', 'atLeast', 'atMost'].includes(claim.form)) {
     for (const a of pool.filter(r => matches(r, claim.a))) {
       const b = pool.find(r => matches(r, claim.b) && sameCell(r, a) && partners(claim, a, r))
       const it = item(claim, labelOf(label, claim.a, a), a, b || null)
@@ -148,7 +148,7 @@ function cellsOf (claim, rows, label) {
   return cells
 }
 
-// A form's reading of one cell's verdict. near and atLeast read the interval of
+// A form's reading of one cell's verdict. near, atLeast and atMost read the interval of
 // a's median over b's (compare-rows: the ratio is base over row, so a is the base).
 function readOf (claim, it) {
   if (it.verdict === NOT_MEASURED || it.verdict === 'not comparable') return { ...it, reading: 'missing' }
@@ -163,6 +163,10 @@ function readOf (claim, it) {
     // Times: a reaches `fraction` of b's speed when its time is at most b's ÷ fraction.
     const most = 1 / claim.fraction
     return { ...it, reading: it.high <= most ? 'for' : it.low > most ? 'against' : 'unsure' }
+  }
+  if (claim.form === 'atMost') {
+    // a ÷ b at most the figure: the interval's upper end at or below it for, its lower end above it against.
+    return { ...it, reading: it.high <= claim.figure ? 'for' : it.low > claim.figure ? 'against' : 'unsure' }
   }
   throw new TypeError(`no reading for form ${claim.form}`)
 }
@@ -191,13 +195,14 @@ function figures (claim, cells) {
   if (claim.form === 'suffersLess' || claim.form === 'suffersAlike') return `${describe(claim.a)}'s slowdown is ${fmt(m)} ${describe(claim.b)}'s (${over})`
   if (claim.form === 'grows' || claim.form === 'flat') return `${describe(claim.a)} at ${claim.to} takes ${fmt(m)} its time at ${claim.from} (${over})`
   if (claim.form === 'near' || claim.form === 'atLeast') return `${describe(claim.a)} takes ${fmt(m)} ${describe(claim.b)}'s time (${over})`
+  if (claim.form === 'atMost') return `${describe(claim.a)} is ${fmt(m)} ${describe(claim.b)}'s${claim.metric ? ` ${claim.metric.name}` : ''} (${over})`
   return `${describe(claim.b)} takes ${fmt(m)} ${describe(claim.a)}'s time (${over})`
 }
 
 const READING_WORDS = { for: 'for', against: 'against', unsure: 'unsure', missing: 'missing' }
 // A cell's figure as the claim states it: b's time over a's for the comparisons (for grows and flat: at `to` over
-// at `from`), a's slowdown over b's for suffersLess, a's time over b's for near and atLeast; with its interval.
-const AS_STATED = new Set(['suffersLess', 'suffersAlike', 'near', 'atLeast'])
+// at `from`), a's slowdown over b's for suffersLess, a's time over b's for near, atLeast and atMost; with its interval.
+const AS_STATED = new Set(['suffersLess', 'suffersAlike', 'near', 'atLeast', 'atMost'])
 function shown (form, c) {
   return AS_STATED.has(form) ? { v: c.ratio, lo: c.low, hi: c.high } : { v: 1 / c.ratio, lo: 1 / c.high, hi: 1 / c.low }
 }
@@ -208,8 +213,8 @@ const interval = (form, c) => {
 }
 
 // Each cell: "label: verdict (ratio, interval) → for".
-// near, atLeast and suffersAlike read the interval against their own figure, not the engine's word: only the interval is said.
-const BY_INTERVAL = new Set(['near', 'atLeast', 'suffersAlike'])
+// near, atLeast, atMost and suffersAlike read the interval against their own figure, not the engine's word: only the interval is said.
+const BY_INTERVAL = new Set(['near', 'atLeast', 'atMost', 'suffersAlike'])
 const cellText = (form, c) => BY_INTERVAL.has(form) && Number.isFinite(c.low)
   ? `${c.label}:${interval(form, c)} → ${READING_WORDS[c.reading]}`
   : `${c.label}: ${c.verdict}${c.why ? ` (${c.why})` : interval(form, c) ? ` (${interval(form, c).trim()})` : ''} → ${READING_WORDS[c.reading]}`
@@ -228,6 +233,7 @@ function demand (claim) {
     case 'near': return `for: the interval of ${a} ÷ ${b} within ${fmt(claim.figure / (1 + claim.tolerance))}–${fmt(claim.figure * (1 + claim.tolerance))}`
     case 'suffersAlike': return `for: the interval of ${a}'s slowdown ÷ ${b}'s within ${fmt(1 / (1 + claim.tolerance))}–${fmt(1 + claim.tolerance)}`
     case 'meets': return `for: ${a} meets ${claim.criterion.name}`
+    case 'atMost': return `for: the interval of ${a} ÷ ${b}${claim.metric ? ` (${claim.metric.name})` : ''} at most ${fmt(claim.figure)}`
     case 'atLeast': return `for: ${a} at least ${Math.round(claim.fraction * 100)} % of ${b}'s speed (time ratio at most ${fmt(1 / claim.fraction)})`
     case 'all': return 'for: every part for'
   }

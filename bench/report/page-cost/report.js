@@ -8,6 +8,8 @@ const stats = require('../../../shared/stats')
 const { readResults, writeStudyFiles } = require('../study-files')
 const { UsageError } = require('../../../common/errors')
 const { TOOL } = require('../../page-cost/tool')
+const { judge, RULE_TEXT } = require('../claims/judge')
+const { claimsOf } = require('../claims')
 
 const median = xs => xs.length ? stats.median(xs) : null
 const ms = v => v === null || v === undefined ? '–' : `${Math.round(v)}`
@@ -54,6 +56,34 @@ function summarise ({ settings, batches }) {
   })
 }
 
+// The engine's rows of a record: one a lane and side, its samples each round's browser CPU of a batch (in the order
+// the rounds ran), its failures the requests that did not answer in full.
+function rowsOf ({ settings, batches }) {
+  const rows = []
+  for (const lane of settings.lanes) {
+    for (const side of settings.sides || [...new Set(batches.map(b => b.side))]) {
+      const list = batches.filter(b => b.lane === lane && b.side === side).sort((a, b) => a.pair - b.pair)
+      if (!list.length) continue
+      const samples = list.map(b => b.browserCpuMs)
+      rows.push({
+        experiment: 'page-cost', cell: 'loopback', network: 'loopback', lane, mode: side, samples,
+        median: median(samples), failures: list.reduce((a, b) => a + settings.requests - b.ok, 0)
+      })
+    }
+  }
+  return rows
+}
+
+// Each claim of bench/report/claims/page-cost.js judged on the record's rows: → [{ text, status, detail }].
+function aims (record) {
+  const rows = rowsOf(record)
+  const label = () => `${record.settings.requests} × ${record.settings.size}`
+  return claimsOf('page-cost').map(c => {
+    const { text, status, detail } = judge(c, rows, { label })
+    return { text, status, detail }
+  })
+}
+
 const range = r => r.min === null || r.min === r.max ? '' : ` (${r.min.toFixed(2)}–${r.max.toFixed(2)})`
 const ratioText = r => r ? `${x(r.median)}${range(r)}` : '–'
 
@@ -88,7 +118,7 @@ function formatPageCost (record) {
   const { head, body } = table(record)
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(r => r[i].length)))
   const line = cells => cells.map((c, i) => i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])).join('  ')
-  return [...headline(record), '', line(head), ...body.map(line)].join('\n')
+  return [...headline(record), '', line(head), ...body.map(line), '', ...aims(record).map(a => `${a.status}: ${a.text}. ${a.detail}`)].join('\n')
 }
 
 // report.md: the same figures as a Markdown table, with what each ratio is; every figure from results.json.
@@ -111,6 +141,12 @@ function reportMarkdown (record) {
     `| ${head.map(() => '---').join(' | ')} |`,
     ...body.map(r => `| ${r.join(' | ')} |`),
     '',
+    '## The aim, judged by the verdict engine',
+    '',
+    `${RULE_TEXT} Here a cell is a lane: the ratio of the medians of the page's and the bare fetch's browser CPU a batch, its interval the engine's.`,
+    '',
+    ...aims(record).map(a => `- **${a.status}**: ${a.text}. ${a.detail}`),
+    '',
     'Rebuilt from results.json by `npm run bench:page -- --from <dir>/results.json`.',
     ''
   ].join('\n')
@@ -129,4 +165,4 @@ function readStudy (file) {
 // <dir>/results.json and <dir>/report.md; → their paths.
 const writeStudy = (dir, record) => writeStudyFiles(dir, record, reportMarkdown(record))
 
-module.exports = { TOOL, summarise, formatPageCost, reportMarkdown, readStudy, writeStudy }
+module.exports = { TOOL, summarise, rowsOf, aims, formatPageCost, reportMarkdown, readStudy, writeStudy }
