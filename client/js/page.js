@@ -223,11 +223,14 @@
     }
   }
 
-  // Progress arrives once per settled request: drawn at most every PROGRESS_MS (a
+  // Progress arrives as requests settle: drawn at most every PROGRESS_MS (a
   // frame at that moment), not every frame. Each drawing lays out and paints
   // the page in the browser that is measuring: at every frame it cost the
-  // batch's browser CPU a share that a glance at a counter does not need.
-  const PROGRESS_MS = 250
+  // batch's browser CPU a share that a glance at a counter does not need, and
+  // every 250 ms still 4–8 % of a 400-request batch's on h1 (the page drawn
+  // against the same run with the page hidden, docs/page-cost.md): once a
+  // second, a batch shorter than that draws no frame of progress at all.
+  const PROGRESS_MS = 1000
   function onProgress (event) {
     if (!live) return
     live.pending[event.detail.lane] = event.detail
