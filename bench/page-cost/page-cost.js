@@ -11,7 +11,9 @@
 //             transport), what jQuery costs apart from the page's own work;
 //   xhr       the same over jQuery's own XMLHttpRequest (the run option transport: 'xhr', the card's page's way);
 //   devtools  the page's batch with a DevTools session's Network domain on (as the runner's when a cell throttles:
-//             no body kept), unthrottled: what DevTools throttling costs the browser on its own.
+//             no body kept), unthrottled: what DevTools throttling costs the browser on its own;
+//   undrawn   the page's batch with the page not drawn meanwhile (its body display: none): the same path without
+//             the cards' layout and paint, so page ÷ undrawn is what drawing the progress costs.
 // Every batch is metered as the runner meters a cell (harness/cell-costs.js: the CPU of every process of the
 // browser, the lanes' CPU, the wall, the page's task time over a DevTools session kept open, as the runner keeps its
 // own). The browser runs as the runner's does: without puppeteer's own Network domain.
@@ -30,19 +32,22 @@ const { TOOL } = require('./tool')
 const DEFAULTS = { requests: 100, size: '100kb', pairs: 5 }
 const SMOKE = { requests: 20, size: '10kb', pairs: 1 }
 
-const HELP = `Usage: npm run bench:page -- [--lanes list] [--requests n] [--size s] [--pairs k] [--smoke] [--json] [--out dir]
+const HELP = `Usage: npm run bench:page -- [--lanes list] [--sides list] [--requests n] [--size s] [--pairs k] [--smoke] [--json] [--out dir]
        npm run bench:page -- --from dir/results.json [--out dir]
 
 The browser CPU of the h2bench page's measuring path (window.h2bench.run, the Run button's) against a bare
 fetch() of the same URLs, per lane, in headless Chromium on loopback: k rounds of batches, in turn, the order
-alternating, of five sides: the page, the bare fetch()es, the page's jQuery requests alone, the same over
-XMLHttpRequest (jQuery's own transport) and the page with a DevTools Network domain on (DevTools throttling's
-cost); each batch metered (every Chromium process's CPU, the lanes' CPU, the wall). Prints per lane the medians
-and each side's ratio to the bare fetch (the page's with DevTools: to the page).
+alternating, of six sides: the page, the bare fetch()es, the page's jQuery requests alone, the same over
+XMLHttpRequest (jQuery's own transport), the page with a DevTools Network domain on (DevTools throttling's
+cost) and the page not drawn meanwhile (what its drawing costs); each batch metered (every Chromium process's CPU, the lanes' CPU, the wall). Prints per lane the medians
+and each side's ratio to the bare fetch (the page's with DevTools, and not drawn: to the page), and the aim (the page at most
+1.1× the bare fetch's CPU) as the verdict engine judges it per lane.
   --lanes <list>    lanes, comma-separated (default ${LANES.map(l => l.name).join(',')})
+  --sides <list>    sides, comma-separated, bare among them (default page,bare,jquery,xhr,devtools,undrawn; the aim
+                    alone: page,bare, which fits more rounds in the same time)
   --requests <n>    requests a batch, 1…1000 (default ${DEFAULTS.requests})
   --size <size>     each response, e.g. 100kb (default ${DEFAULTS.size})
-  --pairs <k>       rounds of batches a lane, 1…50 (default ${DEFAULTS.pairs})
+  --pairs <k>       rounds of batches a lane, 1…200 (default ${DEFAULTS.pairs})
   --smoke           ${SMOKE.pairs} round of ${SMOKE.requests} × ${SMOKE.size} a lane: checks that it works
   --json            the record as JSON (environment, settings, every batch, the summary)
   --out <dir>       also write a study there: <dir>/results.json (the record) and <dir>/report.md
@@ -50,18 +55,30 @@ and each side's ratio to the bare fetch (the page's with DevTools: to the page).
                     --out <dir> (default: beside it)
   -h, --help        this text`
 
+// --sides: a list of SIDES, bare among them (every ratio is to it; DevTools' to the page, so with the page).
+function sidesFrom (raw) {
+  if (raw === undefined) return [...SIDES]
+  const list = raw.split(',').map(x => x.trim()).filter(Boolean)
+  const unknown = list.filter(x => !SIDES.includes(x))
+  if (!list.length || unknown.length) throw new UsageError(`--sides: ${unknown.length ? `unknown ${unknown.join(', ')}` : 'name at least one'}; allowed: ${SIDES.join(', ')}`)
+  if (!list.includes('bare')) throw new UsageError('--sides: every ratio is to the bare fetch: include bare')
+  const needPage = list.filter(x => x === 'devtools' || x === 'undrawn')
+  if (needPage.length && !list.includes('page')) throw new UsageError(`--sides: ${needPage.join(' and ')} ${needPage.length > 1 ? 'are' : 'is'} measured against the page: include page`)
+  return SIDES.filter(x => list.includes(x))
+}
+
 function parsePageCostArgs (argv) {
   const { values } = usage(() => parseArgs({
     args: argv,
     options: {
-      lanes: { type: 'string' }, requests: { type: 'string' }, size: { type: 'string' }, pairs: { type: 'string' },
+      lanes: { type: 'string' }, sides: { type: 'string' }, requests: { type: 'string' }, size: { type: 'string' }, pairs: { type: 'string' },
       smoke: { type: 'boolean' }, json: { type: 'boolean' }, out: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' }
     }
   }))
   if (values.help) return { help: true }
   if (values.out === '') throw new UsageError('--out: name a folder')
   if (values.from !== undefined) {
-    const given = ['lanes', 'requests', 'size', 'pairs', 'smoke'].find(k => values[k] !== undefined)
+    const given = ['lanes', 'sides', 'requests', 'size', 'pairs', 'smoke'].find(k => values[k] !== undefined)
     if (given) throw new UsageError(`--from measures nothing: leave out --${given}`)
     if (!values.from) throw new UsageError('--from: name a results.json')
     return { help: false, from: values.from, out: values.out || path.dirname(values.from), json: Boolean(values.json) }
@@ -86,7 +103,8 @@ function parsePageCostArgs (argv) {
     requests: whole('requests', 1, 1000),
     size,
     sizeBytes,
-    pairs: whole('pairs', 1, 50),
+    sides: sidesFrom(values.sides),
+    pairs: whole('pairs', 1, 200),
     smoke: Boolean(values.smoke),
     json: Boolean(values.json),
     out: values.out === undefined ? null : values.out
@@ -110,13 +128,16 @@ function plainBatch ({ how, url, n, size }) {
 }
 
 // The page's side: one batch of window.h2bench.run on one lane, its timed batch metered as the runner meters it
-// (aroundBatch: window.__h2benchPageMeter, exposed by measure()); → { ok, bytes, ms }.
-function pageBatch ({ lane, n, size }) {
+// (aroundBatch: window.__h2benchPageMeter, exposed by measure()); → { ok, bytes, ms }. `how` 'undrawn': the same
+// with the page not drawn meanwhile (its body display: none, so no frame is laid out or painted): the measuring
+// path without the cards' drawing.
+function pageBatch ({ how, lane, n, size }) {
   const aroundBatch = phase => window.__h2benchPageMeter(phase)
+  if (how === 'undrawn') document.body.style.display = 'none'
   return window.h2bench.run({ requests: n, size, delay: 0, repeats: 1, lanes: [lane], aroundBatch }).then(r => {
     const b = r.lanes[0].batches[0]
     return { ok: b.ok, bytes: b.bytes, ms: b.elapsed }
-  })
+  }).finally(() => { document.body.style.display = '' })
 }
 
 // Each side: the function the page runs, plainBatch's `how`, and whether a DevTools Network domain is on meanwhile.
@@ -125,10 +146,11 @@ const BATCH = {
   bare: [plainBatch, 'fetch', false],
   jquery: [plainBatch, 'jquery', false],
   xhr: [plainBatch, 'xhr', false],
-  devtools: [pageBatch, null, true]
+  devtools: [pageBatch, null, true],
+  undrawn: [pageBatch, 'undrawn', false]
 }
 const SIDES = Object.keys(BATCH)
-const PAGE_SIDES = ['page', 'devtools'] // metered over their timed batch (aroundBatch), the others over their call
+const PAGE_SIDES = ['page', 'devtools', 'undrawn'] // metered over their timed batch (aroundBatch), the others over their call
 
 // → the record: { tool, environment, settings, batches: [{ lane, protocol, side (SIDES), pair, ok, bytes, ms, wallMs,
 // browserCpuMs, browserCpuByType ({ browser, renderer, network, gpu, other }: harness/cell-costs.js),
@@ -169,9 +191,9 @@ async function measure (opts, argv, log) {
         }
       }
       // Unmetered, once each: they open the lane's connections for every side.
-      for (const side of SIDES) await run(side)
+      for (const side of opts.sides) await run(side)
       for (let pair = 0; pair < opts.pairs; pair++) {
-        for (const side of pair % 2 ? [...SIDES].reverse() : SIDES) {
+        for (const side of pair % 2 ? [...opts.sides].reverse() : opts.sides) {
           batchCost = null
           await meter.start()
           const got = await run(side)
@@ -198,7 +220,7 @@ async function measure (opts, argv, log) {
   return {
     tool: TOOL,
     environment: { ...environmentRecord({ commit }), chromium: browser ? chromiumVersion(browser.executablePath) : null, date: started.toISOString(), command: commandLine('npm run bench:page', argv) },
-    settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, smoke: opts.smoke, sides: SIDES, network: 'loopback, no throttling' },
+    settings: { lanes: opts.lanes, requests: opts.requests, size: opts.size, sizeBytes: opts.sizeBytes, pairs: opts.pairs, smoke: opts.smoke, sides: opts.sides, network: 'loopback, no throttling' },
     batches
   }
 }

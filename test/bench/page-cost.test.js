@@ -14,10 +14,22 @@ describe('npm run bench:page: arguments and figures', () => {
     const d = parsePageCostArgs([])
     assert.deepEqual([d.requests, d.size, d.sizeBytes, d.pairs], [100, '100kb', 102400, 5])
     assert.deepEqual(d.lanes, ['h1', 'h2', 'h2n', 'h3', 'h2e'])
+    assert.deepEqual(d.sides, ['page', 'bare', 'jquery', 'xhr', 'devtools', 'undrawn'])
+    // --sides: in the tool's order whatever the order given; bare always (every ratio is to it), the page with DevTools.
+    assert.deepEqual(parsePageCostArgs(['--sides', 'bare,page']).sides, ['page', 'bare'])
+    assert.throws(() => parsePageCostArgs(['--sides', 'page,jquery']), /--sides: every ratio is to the bare fetch: include bare/)
+    assert.throws(() => parsePageCostArgs(['--sides', 'bare,devtools']), /--sides: devtools is measured against the page: include page/)
+    assert.throws(() => parsePageCostArgs(['--sides', 'bare,devtools,undrawn']), /--sides: devtools and undrawn are measured against the page: include page/)
+    assert.deepEqual(parsePageCostArgs(['--sides', 'undrawn,bare,page']).sides, ['page', 'bare', 'undrawn'])
+    assert.throws(() => parsePageCostArgs(['--sides', 'bare,fast']), /--sides: unknown fast; allowed: page, bare, jquery, xhr, devtools, undrawn/)
+    assert.throws(() => parsePageCostArgs(['--sides', ',']), /--sides: name at least one/)
+    assert.throws(() => parsePageCostArgs(['--from', 'd/results.json', '--sides', 'page,bare']), /--from measures nothing: leave out --sides/)
     const s = parsePageCostArgs(['--smoke', '--lanes', 'h1,h3'])
     assert.deepEqual([s.requests, s.pairs, s.lanes], [20, 1, ['h1', 'h3']])
     assert.throws(() => parsePageCostArgs(['--requests', '0']), /--requests must be a whole number 1…1000; got "0"/)
-    assert.throws(() => parsePageCostArgs(['--pairs', 'x']), /--pairs must be a whole number 1…50; got "x"/)
+    assert.throws(() => parsePageCostArgs(['--pairs', 'x']), /--pairs must be a whole number 1…200; got "x"/)
+    assert.equal(parsePageCostArgs(['--pairs', '200']).pairs, 200)
+    assert.throws(() => parsePageCostArgs(['--pairs', '201']), /1…200/)
     assert.throws(() => parsePageCostArgs(['--size', 'huge']), /--size: /)
     assert.throws(() => parsePageCostArgs(['--smoke', '--pairs', '3']), /--smoke sets the workload/)
     assert.throws(() => parsePageCostArgs(['--lanes', 'h9']), /h9/)
@@ -54,6 +66,9 @@ describe('npm run bench:page: arguments and figures', () => {
     assert.deepEqual(j.ratios.jquery, { n: 3, median: 1.05, min: 1, max: 1.1 })
     assert.deepEqual(j.ratios.xhr, { n: 3, median: 1.3, min: 1.25, max: 1.4 })
     assert.deepEqual(j.ratios.devtools, { n: 3, median: 1.5, min: 1, max: 1.5 }) // over the page: 180/120, 150/150, 165/110
+    // Undrawn, over the page too: 108/120, 135/150, 110/110.
+    const undrawn = summarise({ ...all, batches: [...all.batches, b('h2', 'undrawn', 0, 108), b('h2', 'undrawn', 1, 135), b('h2', 'undrawn', 2, 110)] })[0]
+    assert.deepEqual(undrawn.ratios.undrawn, { n: 3, median: 0.9, min: 0.9, max: 1 })
     const text = formatPageCost(all)
     assert.match(text, /^h2bench page cost: 10 × 100b a batch, 3 rounds a lane/)
     assert.match(text, /\nh2 +120 +100 +105 +130 +165 +1\.20× \(1\.10–1\.50\) +1\.05× \(1\.00–1\.10\) +1\.30× \(1\.25–1\.40\) +1\.50× \(1\.00–1\.50\)/)

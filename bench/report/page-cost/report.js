@@ -2,8 +2,9 @@
 
 // npm run bench:page's figures and study (bench/page-cost/page-cost.js measures): per lane, the medians of each
 // side's browser CPU a batch (the page, the bare fetch()es, the page's jQuery requests alone over fetch and over
-// XMLHttpRequest, the page with a DevTools Network domain on), each side's ratio to the bare fetch (the DevTools
-// side's to the page) as the median of the rounds' ratios with their range; the batches' times and the lanes' CPU.
+// XMLHttpRequest, the page with a DevTools Network domain on, the page not drawn), each side's ratio to the bare
+// fetch (the DevTools and the undrawn side's to the page) as the median of the rounds' ratios with their range;
+// the batches' times and the lanes' CPU; the aim judged by the verdict engine (bench/report/claims/page-cost.js).
 const stats = require('../../../shared/stats')
 const { readResults, writeStudyFiles } = require('../study-files')
 const { UsageError } = require('../../../common/errors')
@@ -24,6 +25,7 @@ const RATIOS = [
   { key: 'jquery', side: 'jquery', over: 'bare', of: whole, label: 'jQuery alone ÷ bare', means: 'the page\'s jQuery requests (over fetch) and nothing else' },
   { key: 'xhr', side: 'xhr', over: 'bare', of: whole, label: 'XHR ÷ bare', means: 'the same requests over jQuery\'s own XMLHttpRequest (transport: \'xhr\')' },
   { key: 'devtools', side: 'devtools', over: 'page', of: whole, label: 'DevTools ÷ page', means: 'the page with a DevTools Network domain on, as DevTools throttling needs it' },
+  { key: 'undrawn', side: 'undrawn', over: 'page', of: whole, label: 'undrawn ÷ page', means: 'the page\'s batch with the page not drawn meanwhile (its body display: none) against the page drawn: below 1 by what drawing the cards costs' },
   { key: 'pageRenderer', side: 'page', over: 'bare', of: renderer, label: 'renderer: page ÷ bare', means: 'page ÷ bare in Chromium\'s renderer process alone (the page\'s JavaScript and Blink: where the page\'s own work runs; the network service and the browser process move the same bytes on both sides)' },
   { key: 'jqueryRenderer', side: 'jquery', over: 'bare', of: renderer, label: 'renderer: jQuery ÷ bare', means: 'jQuery alone ÷ bare in the renderer process alone' }
 ]
@@ -91,7 +93,7 @@ const ratioText = r => r ? `${x(r.median)}${range(r)}` : '–'
 function table (record) {
   const rows = summarise(record)
   const ratioCols = RATIOS.filter(r => rows.some(s => s.ratios[r.key]))
-  const sideCols = ['page', 'bare', 'jquery', 'xhr', 'devtools'].filter(name => rows.some(s => s.sides[name]))
+  const sideCols = ['page', 'bare', 'jquery', 'xhr', 'devtools', 'undrawn'].filter(name => rows.some(s => s.sides[name]))
   const head = ['lane', ...sideCols.map(name => `${name} CPU ms`), ...ratioCols.map(r => r.label), 'page batch ms', 'bare batch ms', 'lanes\' CPU ms (page)', 'ok (page)']
   const body = rows.map(s => [
     s.lane,

@@ -9,7 +9,7 @@ const SCRIPT = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-page-cost.
 // The real benchmark, one pair of small batches on every lane: the page's batch and the bare fetch()es each got
 // every byte asked (what the lanes send is what was asked: requests × size), both were metered, and the figures
 // printed are the batches' own.
-describe('npm run bench:page -- --smoke --json (the page against a bare fetch, its jQuery requests alone, XHR and DevTools, every lane)', function () {
+describe('npm run bench:page -- --smoke --json (the page against a bare fetch, its jQuery requests alone, XHR, DevTools and the page undrawn, every lane)', function () {
   this.timeout(180000)
 
   it('one batch of each side a lane, every response whole, each metered; the summary is the batches\' medians', async () => {
@@ -19,7 +19,7 @@ describe('npm run bench:page -- --smoke --json (the page against a bare fetch, i
     const { settings, batches, summary } = record
     assert.equal(record.environment.command, 'npm run bench:page -- --smoke --json')
     assert.deepEqual(settings.lanes, ['h1', 'h2', 'h2n', 'h3', 'h2e'])
-    assert.deepEqual(settings.sides, ['page', 'bare', 'jquery', 'xhr', 'devtools'])
+    assert.deepEqual(settings.sides, ['page', 'bare', 'jquery', 'xhr', 'devtools', 'undrawn'])
     for (const lane of settings.lanes) {
       const mine = batches.filter(b => b.lane === lane)
       assert.deepEqual(mine.map(b => b.side).sort(), [...settings.sides].sort(), lane)
@@ -29,12 +29,13 @@ describe('npm run bench:page -- --smoke --json (the page against a bare fetch, i
         assert.ok(b.browserCpuMs >= 0 && b.serverCpuMs >= 0 && b.wallMs > 0, JSON.stringify(b))
       }
       // The page's sides were metered over their timed batch, within their whole run.
-      for (const b of mine.filter(x => x.side === 'page' || x.side === 'devtools')) assert.ok(b.wallMs <= b.runWallMs, JSON.stringify(b))
+      for (const b of mine.filter(x => ['page', 'devtools', 'undrawn'].includes(x.side))) assert.ok(b.wallMs <= b.runWallMs, JSON.stringify(b))
       const s = summary.find(x => x.lane === lane)
       const at = side => mine.find(b => b.side === side)
       for (const side of settings.sides) assert.equal(s.sides[side].cpuMs, at(side).browserCpuMs, `${lane} ${side}`)
       if (at('bare').browserCpuMs > 0) assert.equal(s.ratios.page.median, at('page').browserCpuMs / at('bare').browserCpuMs)
       if (at('page').browserCpuMs > 0) assert.equal(s.ratios.devtools.median, at('devtools').browserCpuMs / at('page').browserCpuMs)
+      if (at('page').browserCpuMs > 0) assert.equal(s.ratios.undrawn.median, at('undrawn').browserCpuMs / at('page').browserCpuMs)
     }
     // The browser did the work: over all batches its CPU is more than nothing.
     assert.ok(batches.reduce((a, b) => a + b.browserCpuMs, 0) > 0)
