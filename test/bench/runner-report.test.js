@@ -38,6 +38,15 @@ function allRows () {
 describe('runner: report', () => {
   const report = { environment: ENV, results: allRows(), experiments: select(['all']) }
 
+  it('names the lanes asked, and beside them the lanes in the results where those differ (a replay runs its protocols)', () => {
+    const rows = fabricate('delay', { h1: [[1000, 1001, 999, 1002, 998]], h2: [[900, 901, 899, 902, 898]] })
+    const md = toMarkdown({ environment: { ...ENV, lanes: ['h1', 'h2'] }, results: rows, experiments: select(['delay']) })
+    assert.match(md, /\n- Lanes h1, h2; 10 repeats asked per cell/)
+    const fewer = toMarkdown({ environment: ENV, results: rows, experiments: select(['delay']) })
+    assert.match(fewer, /\n- Lanes h1, h2 in the results \(asked: h1, h2, h2n\); 10 repeats asked per cell/)
+    assert.match(toHtml({ environment: ENV, results: rows, experiments: select(['delay']) }), /Lanes h1, h2 in the results \(asked: h1, h2, h2n\)/)
+  })
+
   it('the fabricated rows are valid results.json rows (the checker the e2e test uses)', () => {
     assert.deepEqual(validateResults({ environment: ENV, results: report.results }), [])
     const broken = { environment: { ...ENV, cpus: 'two' }, results: [{ ...report.results[0], samples: [1, 2], extra: 1 }] }

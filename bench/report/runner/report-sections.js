@@ -44,7 +44,11 @@ function remarks (experiment, rows) {
 // The report's title and introduction: the source study's, or, for a run of the site experiment alone, the site's.
 function headingOf (report) {
   const siteOnly = report.experiments.length > 0 && report.experiments.every(e => e.kind === 'site-url')
-  if (!siteOnly) return { title: `h2bench: ${report.experiments.map(e => e.id).join(', ') || 'no experiment'}`, intro: introOf(report.experiments) }
+  // The lanes the rows name, in the order asked (a replay or the corpus runs its protocols, not every lane asked).
+  const asked = report.environment.lanes || []
+  const named = new Set((report.results || []).map(r => r.lane))
+  const lanesRan = [...asked.filter(l => named.has(l)), ...[...named].filter(l => !asked.includes(l))]
+  if (!siteOnly) return { title: `h2bench: ${report.experiments.map(e => e.id).join(', ') || 'no experiment'}`, intro: introOf(report.experiments), lanesRan }
   const site = report.environment.site || { urls: [] }
   const path = site.link
     ? `The browser sat behind the packet-level link \`${site.link}\`, the origin reached by NAT from its namespace (slirp4netns): the path is the link, then this machine's own.`
@@ -52,7 +56,14 @@ function headingOf (report) {
   return { title: `h2bench: ${site.urls.join(', ')} per protocol`, intro: [...SITE_INTRO, path], siteOnly }
 }
 
-function environmentLines (env, { siteOnly = false } = {}) {
+// `lanesRan`: the lanes the rows name (headingOf); said beside the lanes asked where they differ.
+function lanesLine (env, lanesRan) {
+  const asked = env.lanes || []
+  if (!lanesRan || !lanesRan.length || lanesRan.join() === asked.join()) return `Lanes ${asked.join(', ')}; `
+  return `Lanes ${lanesRan.join(', ')} in the results (asked: ${asked.join(', ')}); `
+}
+
+function environmentLines (env, { siteOnly = false, lanesRan = null } = {}) {
   return [
     `Ran ${env.date} for ${Math.round(env.durationSeconds / 60)} min: \`${env.command}\``,
     `Machine: ${env.cpu} × ${env.cpus} cores, ${env.memoryGiB} GiB, ${env.os}`,
@@ -61,7 +72,7 @@ function environmentLines (env, { siteOnly = false } = {}) {
     ...('caddyPath' in env ? [`Edge lanes' server: ${env.caddyPath ? `Caddy ${env.caddyVersion || '(version unknown)'} (\`${env.caddyPath}\`)` : 'none (no edge lane ran)'}` +
       `${env.caddyWarning ? `; WARNING: ${env.caddyWarning}` : ''}`] : []),
     ...(env.site ? [`Pages: ${env.site.urls.join(', ')}; protocols forced: ${env.site.protocols.join(', ')}; ${env.site.link ? `behind the link \`${env.site.link}\`, the origin by NAT; ` : ''}${env.site.ca ? `trusting the CA \`${env.site.ca}\` beside the browsers' own roots` : "the browsers' own roots trusted, nothing else"}`] : []),
-    `${siteOnly ? '' : `Lanes ${env.lanes.join(', ')}; `}${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
+    `${siteOnly ? '' : lanesLine(env, lanesRan)}${env.repeats} repeats asked per cell, budget ${env.budgetSeconds} s per cell${env.smoke ? '; SMOKE RUN (tiny workloads: checks that it runs, the figures mean nothing)' : ''}`
   ]
 }
 
