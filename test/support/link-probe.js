@@ -23,15 +23,51 @@ const sleep = t => new Promise(resolve => setTimeout(resolve, t))
 
 // ---- the probes ---------------------------------------------------------------
 
+// When this process was kept from running while it measured: a 1 ms ticker
+// notes every gap between two ticks longer than 2 ms as a stall from 2 ms
+// after the earlier tick to the later one (CLOCK_MONOTONIC ms, as the
+// datagrams' stamps; libuv keeps timers on a millisecond clock, so a tick
+// may come up to 2 ms after the last on an idle loop). A process descheduled, a GC pause or a stolen virtual CPU
+// delays a timestamp by as much: a delay measured across a stall may hold
+// that much of the machine, not of the link. stop() gives { stalls: [[from,
+// to], …], stallMs: the longest }.
+function stallMeter () {
+  const stamp = () => Number(process.hrtime.bigint() / 1000n) / 1000
+  const stalls = []
+  let last = stamp()
+  const note = now => {
+    if (now - last > 2) stalls.push([last + 2, now])
+    last = now
+  }
+  const ticker = setInterval(() => note(stamp()), 1)
+  ticker.unref()
+  return {
+    stop () {
+      clearInterval(ticker)
+      note(stamp())
+      return { stalls: stalls.slice(), stallMs: Math.max(0, ...stalls.map(([from, to]) => to - from)) }
+    }
+  }
+}
+
+// How much of [from, to] (ms) falls in any of the stalls (stallMeter's).
+function stalledWithin (stalls, from, to) {
+  let ms = 0
+  for (const [a, b] of stalls) ms += Math.max(0, Math.min(b, to) - Math.max(a, from))
+  return ms
+}
+
 // Sends `count` numbered datagrams to host:port, `burst` at a time every
 // `intervalMs` (on schedule: a late timer sends what is due). The socket is
 // bound and connected first, so each send is written at once, right after its
 // timestamp (an unconnected send waits a tick for its address lookup, an
 // unbound one for its bind). Resolves { sent }, and each datagram's send time
-// (CLOCK_MONOTONIC ms) with `sendTimes`. onStart runs once the first is sent.
+// (CLOCK_MONOTONIC ms) with `sendTimes`, and its stalls and stallMs
+// (stallMeter). onStart runs once the first is sent.
 function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1, sendTimes = false }, onStart = () => {}) {
   const socket = dgram.createSocket('udp4')
   const times = sendTimes ? [] : null
+  const stalls = stallMeter()
   return new Promise((resolve, reject) => {
     let next = 0
     let acked = 0
@@ -39,8 +75,9 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1, se
     let start
     const done = () => {
       socket.close()
+      const measured = stalls.stop()
       if (failed) reject(failed)
-      else resolve({ sent: count, ...(times ? { sendTimes: times } : {}) })
+      else resolve({ sent: count, ...measured, ...(times ? { sendTimes: times } : {}) })
     }
     const pump = () => {
       const due = Math.min(count, burst * (Math.floor(ms(process.hrtime.bigint() - start) / intervalMs) + 1))
@@ -67,10 +104,12 @@ function udpSend ({ host, port, count, size = 200, burst = 1, intervalMs = 1, se
 }
 
 // Receives numbered datagrams. Resolves { port, report(), close() }; report()
-// gives, in arrival order, each datagram's seq and one-way delay (ms), and the
-// socket's own drop count (a full receive buffer would look like loss).
+// gives, in arrival order, each datagram's seq and one-way delay (ms), the
+// socket's own drop count (a full receive buffer would look like loss), and
+// the sink's stalls and stallMs (stallMeter) from its bind to the report.
 function udpSink ({ address = '0.0.0.0', port = 0 } = {}) {
   const socket = dgram.createSocket('udp4')
+  const stalls = stallMeter()
   const seqs = []
   const delays = []
   const arrivals = [] // CLOCK_MONOTONIC ms, as process.hrtime in any process
@@ -88,8 +127,8 @@ function udpSink ({ address = '0.0.0.0', port = 0 } = {}) {
       const bound = socket.address().port
       resolve({
         port: bound,
-        report: () => ({ seqs: seqs.slice(), delays: delays.slice(), arrivals: arrivals.slice(), drops: socketDrops(bound) }),
-        close: () => new Promise(resolve => socket.close(resolve))
+        report: () => ({ seqs: seqs.slice(), delays: delays.slice(), arrivals: arrivals.slice(), drops: socketDrops(bound), ...stalls.stop() }),
+        close: () => new Promise(resolve => { stalls.stop(); socket.close(resolve) })
       })
     })
   })
@@ -397,6 +436,7 @@ if (require.main === module) {
 module.exports = {
   udpSend,
   udpSink,
+  stalledWithin,
   connectTimes,
   tcpReceive,
   bulkWriter,

@@ -71,13 +71,15 @@ function ipLinkNames () {
 // here → a sink in the client namespace) or up. Both are probe processes of
 // their own (at a real-time priority when allowed: see link-probe.js), so a
 // busy test process cannot delay a timestamp. Resolves the sink's report
-// (seqs and one-way delays in arrival order, its socket's drops) and `sent`.
+// (seqs, one-way delays and arrival times in arrival order, its socket's
+// drops, its stalls), `sent`, and the sender's senderStalls (link-probe.js
+// stallMeter: when either probe was kept from running).
 async function udpFlow (link, dir, { count, size = 200, burst = 1, intervalMs = 1, settleMs = 300, onStart = null }) {
   const sink = dir === 'down' ? startInside(link, 'udp-sink', {}) : startOutside('udp-sink', { address: link.serverAddress })
   try {
     const { port } = await sink.result()
     const params = { host: dir === 'down' ? link.clientAddress : link.serverAddress, port, count, size, burst, intervalMs }
-    let sent, sendTimes
+    let sent, sendTimes, senderStalls
     if (onStart) {
       // A flow whose schedule the test sets once it runs: the sender reports
       // its first datagram, then onStart changes the link, and the send times
@@ -88,16 +90,16 @@ async function udpFlow (link, dir, { count, size = 200, burst = 1, intervalMs = 
       try {
         await sender.result(15000)
         await onStart()
-        ;({ sent, sendTimes } = await sender.result(15000 + count * intervalMs))
+        ;({ sent, sendTimes, stalls: senderStalls } = await sender.result(15000 + count * intervalMs))
       } finally {
         sender.kill()
       }
     } else {
-      ;({ sent } = dir === 'down' ? await runOutside('udp-send', params) : await runInside(link, 'udp-send', params))
+      ;({ sent, stalls: senderStalls } = dir === 'down' ? await runOutside('udp-send', params) : await runInside(link, 'udp-send', params))
     }
     await sleep(settleMs)
     sink.send('report')
-    return { sent, ...(sendTimes ? { sendTimes } : {}), ...(await sink.result()) }
+    return { sent, senderStalls, ...(sendTimes ? { sendTimes } : {}), ...(await sink.result()) }
   } finally {
     sink.kill()
   }

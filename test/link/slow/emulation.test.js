@@ -20,7 +20,7 @@ const { parseLinkSpec } = require('../../../link/spec')
 const { forwarderCommands } = require('../../../link/forwarder-commands')
 const probe = require('../../support/link-probe')
 
-const { runInside, prioritizeForwarder, readSnmp, percentile, median, processGone, waitFor } = probe
+const { runInside, prioritizeForwarder, readSnmp, percentile, median, processGone, waitFor, stalledWithin } = probe
 
 const { SEED, SIGMAS, withLink, note, listen, closeServer, assertBinomial, ipLinkNames, udpFlow, bulkThroughput, assertRate, skipWithoutLink } = require('../../support/link-tests')
 
@@ -398,15 +398,24 @@ describe('packet-level link emulation (real forwarder, TUN devices and namespace
       assert.equal(flow.seqs.length, 200)
       const d = flow.delays
       const [min, p10, p50, p90, p95, max] = [0, 0.1, 0.5, 0.9, 0.95, 1].map(q => percentile(d, q))
-      note(`one-way delay min ${min.toFixed(2)}, p10 ${p10.toFixed(2)}, p50 ${p50.toFixed(2)}, p90 ${p90.toFixed(2)}, p95 ${p95.toFixed(2)}, max ${max.toFixed(2)} ms; the forwarder's own lateness p99 ${late.p99} ms, max ${late.max} ms`)
+      // Over 40 ms only by scheduling: 1.5 ms for the probes, plus what was
+      // measured of the machine during that datagram's flight: the forwarder's
+      // writes after their release time (its wake-up delayed by a CPU busy
+      // elsewhere; with other benchmarks running it was up to 4 ms), and the time
+      // either probe was kept from running (stallMeter: a clean-clone CI had a
+      // datagram at 45.88 ms with the forwarder 1.68 ms late at most, and
+      // nothing measured of the probes). A release scheduled too late is not
+      // excused by that, and 95 % of the datagrams must be within the 1.5 ms.
+      const stalls = [...flow.senderStalls, ...flow.stalls]
+      const over = d.map((delay, i) => {
+        const stalled = stalledWithin(stalls, flow.arrivals[i] - delay, flow.arrivals[i])
+        return { seq: flow.seqs[i], delay, stalled, excess: delay - (41.5 + late.max + stalled) }
+      }).sort((a, b) => b.excess - a.excess)[0]
+      note(`one-way delay min ${min.toFixed(2)}, p10 ${p10.toFixed(2)}, p50 ${p50.toFixed(2)}, p90 ${p90.toFixed(2)}, p95 ${p95.toFixed(2)}, max ${max.toFixed(2)} ms; ` +
+        `the forwarder's own lateness p99 ${late.p99} ms, max ${late.max} ms; the probes stalled ${stalls.length} times, at most ${Math.max(0, ...stalls.map(([a, b]) => b - a)).toFixed(2)} ms`)
       assert.ok(min >= 20, `a datagram arrived after ${min} ms, under 30 − 10 ms`)
-      // Over 40 ms only by scheduling: 1.5 ms for the probes, plus what the
-      // forwarder itself reports as written after its release time (its
-      // wake-up delayed by a CPU busy elsewhere; with other benchmarks running
-      // it was up to 4 ms). A release scheduled too late is not excused by
-      // that, and 95 % of the datagrams must be within the 1.5 ms.
       assert.ok(p95 <= 41.5, `p95 ${p95} ms is over 30 + 10 ms (+1.5 ms)`)
-      assert.ok(max <= 41.5 + late.max, `a datagram took ${max} ms, over 30 + 10 ms (+1.5 ms, + the forwarder's lateness ${late.max} ms)`)
+      assert.ok(over.excess <= 0, `datagram ${over.seq} took ${over.delay.toFixed(2)} ms, over 30 + 10 ms (+1.5 ms, + the forwarder's lateness ${late.max} ms, + ${over.stalled.toFixed(2)} ms the probes were stalled in its flight)`)
       assert.ok(p10 < 25, `p10 ${p10} ms: not spread down`)
       assert.ok(p90 > 35, `p90 ${p90} ms: not spread up`)
       assert.deepEqual(flow.seqs, flow.seqs.slice().sort((a, b) => a - b), 'datagrams arrived out of order')
