@@ -9,12 +9,16 @@
 // from the replay (CDP: the address and port the plan gave its origin, the
 // protocol forced, the status and length recorded) and the replay must
 // have answered each origin; nothing else may have missed but a favicon.
-// Not asserted: that Chromium coalesces a.example and b.example onto one
-// connection. The leaf allows it (the integration test shows one node:http2
-// session serving both), but Chromium pools a session for another name only
-// when its certificate verified without error (SpdySession::CanPool), and a
-// leaf trusted through --ignore-certificate-errors-spki-list is an error
-// ignored: it opens one connection per origin (the ids are printed).
+// And the replay lets Chromium coalesce connections where the recording
+// would have: static.a.example (added here: same site as a.example, recorded
+// at its address under its certificate) must ride a.example's connection.
+// b.example shares that address and leaf too, yet is another site: Chromium
+// fetches a cross-site subresource in privacy mode (third-party cookies
+// blocked), its session key apart from the page's, so it opens a connection of
+// its own, as it would on the live site (printed, not asserted: that is
+// Chromium's rule, not the replay's). A leaf trusted by its SPKI hash
+// (--ignore-certificate-errors-spki-list) and names sent by
+// --host-resolver-rules MAP do not stop pooling (SpdySession::CanPool).
 const assert = require('node:assert/strict')
 const { openReplayInChromium, closeReplayInChromium } = require('../../../support/replay-chromium')
 // The page: a script of a.example, an image of b.example (no JSON: Chromium's ORB blocks it as an image), a stylesheet of c.example:8443.
@@ -22,10 +26,21 @@ const { openReplayInChromium, closeReplayInChromium } = require('../../../suppor
 const { PAGE, LOADED: EXPECTED } = require('../../../support/replay-run')
 const { h2benchHar, PNG } = require('../har-fixture')
 
+// A subresource of a.example's own site, recorded at a.example's address under its certificate.
+const SAME_SITE = 'https://static.a.example/s.png'
+const SITE_PAGE = PAGE.replace('\n', `<img src="${SAME_SITE}">\n`)
+const LOADED = { ...EXPECTED, 'https://a.example/': Buffer.byteLength(SITE_PAGE), [SAME_SITE]: PNG.length }
+
 function siteHar () {
   const har = h2benchHar()
   const page = har.log.entries.find(e => e.request.url === 'https://a.example/')
-  page.response.content = { size: Buffer.byteLength(PAGE), mimeType: 'text/html', text: PAGE }
+  page.response.content = { size: Buffer.byteLength(SITE_PAGE), mimeType: 'text/html', text: SITE_PAGE }
+  const logo = har.log.entries.find(e => e.request.url === 'https://b.example/logo.png')
+  har.log.entries.push({ ...logo, request: { ...logo.request, url: SAME_SITE }, _h2bench: { ...logo._h2bench, origin: new URL(SAME_SITE).origin } })
+  const a = har.log._h2bench.origins.find(o => o.host === 'a.example')
+  har.log._h2bench.origins.push({ ...a, origin: new URL(SAME_SITE).origin, host: new URL(SAME_SITE).hostname, certNames: [...a.certNames, 'static.a.example'] })
+  a.certNames = [...a.certNames, 'static.a.example']
+  for (const o of har.log._h2bench.origins) if (o.certId === a.certId) o.certNames = a.certNames
   return har
 }
 
@@ -51,7 +66,7 @@ for (const protocol of ['h2', 'h3']) {
       for (let i = 0; i < 50 && done.size < seen.size; i++) await new Promise(resolve => setTimeout(resolve, 100))
       const responses = [...seen.values()]
       const byUrl = new Map(responses.map(r => [r.url, r]))
-      for (const [url, length] of Object.entries(EXPECTED)) {
+      for (const [url, length] of Object.entries(LOADED)) {
         const r = byUrl.get(url)
         assert.ok(r, `${url} was not loaded: ${[...byUrl.keys()].join(', ')}`)
         const planned = replay.origins.find(o => o.origin === new URL(url).origin)
@@ -66,6 +81,8 @@ for (const protocol of ['h2', 'h3']) {
         if (url.endsWith('/logo.png')) assert.deepEqual(body, PNG)
       }
       process.stdout.write(`      (connections: ${responses.map(r => `${new URL(r.url).host} ${r.connectionId}`).join(', ')})\n`)
+      const connection = url => byUrl.get(url).connectionId
+      assert.equal(connection(SAME_SITE), connection('https://a.example/'), `${SAME_SITE} did not ride a.example's connection`)
       const served = replay.app.served().byOrigin
       for (const o of replay.origins) assert.ok(served[o.origin] >= 1, `${o.origin}: ${JSON.stringify(served)}`)
       const misses = replay.app.misses().requests.filter(m => !m.url.endsWith('/favicon.ico'))
