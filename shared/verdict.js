@@ -9,6 +9,12 @@
 //   - the interval holding 1 but reaching past the tolerance: "inconclusive";
 //   - the interval clear of 1: faster / slower, by the ratio;
 //   - failed runs are left out and counted in the sentence;
+//   - where both sides name the round of each run (`rounds`: the sides measured
+//     in turn within each round), the runs are paired by round: the ratio is
+//     the median of the rounds' own ratios, its interval the distribution-free
+//     one of a median (order statistics), so what a round shares (the
+//     machine's state then) cancels; only rounds both sides have count, and
+//     too few for the confidence (6 at 95 %) is "not measured";
 //   - a side whose runs drift (Mann-Kendall trend test over the repeats in the
 //     order they ran, two-sided p < RULES.driftP) is flagged, and so is its verdict;
 //   - the workload of each side is compared with the source's, field by field:
@@ -29,6 +35,7 @@
   const RULES = Object.freeze({
     confidence: 0.95,
     method: 'percentile bootstrap of the ratio of medians',
+    paired: 'sides measured in the same rounds: the median of the rounds\' own ratios, its distribution-free interval',
     resamples: 4000,
     seed: 20161017,
     minRuns: 5,
@@ -89,13 +96,87 @@
       })
       ratios.push(value)
     }
-    ratios.sort(function (x, y) { return x - y })
-    const tail = (1 - r.confidence) / 2
-    const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
     let ratio = 1
     nums.forEach(function (v) { ratio *= stats.median(v) })
     dens.forEach(function (v) { ratio /= stats.median(v) })
+    return percentileInterval(ratio, ratios, r)
+  }
+
+  // The median of the rounds' own ratios a[i] / b[i] (a[i] and b[i] ran in
+  // the same round), with its distribution-free interval: between the k-th
+  // smallest and the k-th largest ratio, k the largest whose binomial chance
+  // (n rounds, ½) of fewer than k ratios below the median is at most half of
+  // 1 − confidence, so the interval holds the rounds' true median with at
+  // least that confidence, whatever their distribution (a bootstrap of a
+  // median covers less at these counts: npm run bench:verdict). What a round
+  // shares (the machine's state then) is in both of its runs and cancels in
+  // its ratio. Fewer rounds than pairedMinRounds: no k. → { ratio, low, high }.
+  function pairedRatioInterval (a, b, rules) {
+    const r = rules || RULES
+    if (a.length !== b.length) throw new RangeError('paired runs: ' + a.length + ' and ' + b.length + ' runs')
+    const sorted = a.map(function (x, i) { return x / b[i] }).sort(function (x, y) { return x - y })
+    const n = sorted.length
+    const k = orderRank(n, r)
+    if (!k) throw new RangeError(n + ' rounds paired, at least ' + pairedMinRounds(r) + ' needed for a ' + Math.round(r.confidence * 100) + ' % interval')
+    return { ratio: stats.quantileSorted(sorted, 0.5), low: sorted[k - 1], high: sorted[n - k] }
+  }
+
+  // The rank k (from 1) of pairedRatioInterval's ends for n rounds, or 0 when
+  // even the smallest and largest hold the median with less than the confidence.
+  function orderRank (n, r) {
+    const tail = (1 - r.confidence) / 2
+    let below = 0 // P(X <= k - 1), X ~ Binomial(n, ½)
+    let term = Math.pow(0.5, n) // P(X = k - 1)
+    let k = 0
+    for (let j = 0; j < n / 2; j++) {
+      below += term
+      if (below > tail) break
+      k = j + 1
+      term = term * (n - j) / (j + 1)
+    }
+    return k
+  }
+
+  // The fewest rounds whose paired interval reaches the rules' confidence (6 at 95 %).
+  function pairedMinRounds (rules) {
+    const r = rules || RULES
+    let n = 1
+    while (!orderRank(n, r)) n++
+    return Math.max(n, r.minRuns)
+  }
+
+  // The ratio with the rules' percentile interval of its bootstrap `ratios`: → { ratio, low, high }.
+  function percentileInterval (ratio, ratios, r) {
+    ratios.sort(function (x, y) { return x - y })
+    const tail = (1 - r.confidence) / 2
+    const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
     return { ratio: ratio, low: at(tail), high: at(1 - tail) }
+  }
+
+  // The runs of two sides paired by round (each side's `rounds` names the
+  // round of each of its runs, each round once): → { a, b } over the rounds
+  // both have, in a's order; null where either side names none. A TypeError
+  // names a side whose rounds do not name each run once.
+  function pairByRound (a, sa, b, sb) {
+    if (!Array.isArray(a.rounds) || !Array.isArray(b.rounds)) return null
+    const indexOf = function (side, samples) {
+      if (side.rounds.length !== samples.length) throw new TypeError(side.name + ': ' + side.rounds.length + ' rounds for ' + samples.length + ' runs')
+      const at = new Map()
+      side.rounds.forEach(function (round, i) {
+        if (at.has(round)) throw new TypeError(side.name + ': round ' + round + ' twice')
+        at.set(round, i)
+      })
+      return at
+    }
+    indexOf(a, sa)
+    const inB = indexOf(b, sb)
+    const out = { a: [], b: [] }
+    a.rounds.forEach(function (round, i) {
+      if (!inB.has(round)) return
+      out.a.push(sa[i])
+      out.b.push(sb[inB.get(round)])
+    })
+    return out
   }
 
   // Mann-Kendall trend test over the samples in the order they ran: S, its
@@ -208,9 +289,12 @@
     return out
   }
 
-  // One side: { name, samples (ms, in the order they ran), failed (runs left out), workload }.
+  // One side: { name, samples (ms, in the order they ran), failed (runs left out), workload, rounds (optional: the round
+  // of each run, where the two sides ran in turn within rounds; both sides' rounds pair their runs) }.
   // → { verdict: 'faster'|'slower'|'no difference'|'inconclusive'|'not measured'|'not comparable',
-  //     ratio, low, high (a's median over b's: above 1, b is faster), n, failed, drift, workload, flags, sentence }
+  //     ratio, low, high (a's median over b's, or paired the median of the rounds' a ÷ b: above 1, b is faster), n,
+  //     paired (rounds paired, or null), failed, drift,
+  //     workload, flags, sentence }
   function compare (a, b, options) {
     const o = options || {}
     const r = Object.assign({}, RULES, o.rules || {})
@@ -228,17 +312,21 @@
     const failedText = out.failed[0] || out.failed[1]
       ? '; failed runs left out: ' + out.failed[0] + ' of ' + (sa.length + out.failed[0]) + ' ' + a.name + ', ' + out.failed[1] + ' of ' + (sb.length + out.failed[1]) + ' ' + b.name
       : ''
-    const few = tooFew([[a.name, sa], [b.name, sb]], r)
+    const pairs = pairByRound(a, sa, b, sb)
+    out.paired = pairs ? pairs.a.length : null
+    const few = tooFew([[a.name, sa], [b.name, sb]], r) ||
+      (pairs && pairs.a.length < pairedMinRounds(r) ? 'not measured: ' + pairs.a.length + ' round' + (pairs.a.length === 1 ? ' has' : 's have') + ' runs of both ' + a.name + ' and ' + b.name + ', at least ' + pairedMinRounds(r) + ' needed' : '')
     if (few) {
       out.verdict = 'not measured'
       out.sentence = few + failedText
       return out
     }
-    Object.assign(out, ratioInterval(sa, sb, r))
+    Object.assign(out, pairs ? pairedRatioInterval(pairs.a, pairs.b, r) : ratioInterval(sa, sb, r))
     // The interval in the sentence's own terms: "slower" states b over a, so its interval is inverted too.
     const slower = decide(out, r) === 'slower'
     const range = slower ? fmt(1 / out.high) + '–' + fmt(1 / out.low) + '×' : fmt(out.low) + '–' + fmt(out.high) + '×'
-    const evidence = ' (' + Math.round(r.confidence * 100) + ' % interval ' + range + ', ' + sa.length + ' and ' + sb.length + ' runs' + failedText + ')'
+    const runs = pairs ? pairs.a.length + ' rounds paired' : sa.length + ' and ' + sb.length + ' runs'
+    const evidence = ' (' + Math.round(r.confidence * 100) + ' % interval ' + range + ', ' + runs + failedText + ')'
     if (!out.workload.comparable) {
       out.verdict = 'not comparable'
       out.sentence = 'not comparable with the source: ' + out.workload.differences.join('; ')
@@ -376,6 +464,8 @@
     compare: compare,
     compareSlowdowns: compareSlowdowns,
     ratioInterval: ratioInterval,
+    pairedRatioInterval: pairedRatioInterval,
+    pairedMinRounds: pairedMinRounds,
     productInterval: productInterval,
     drift: drift,
     compareWorkload: compareWorkload,

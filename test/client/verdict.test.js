@@ -1,7 +1,8 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { RULES, compare, compareSlowdowns, ratioInterval, productInterval, drift, compareWorkload } = require('../../shared/verdict')
+const stats = require('../../shared/stats')
+const { RULES, compare, compareSlowdowns, ratioInterval, pairedRatioInterval, pairedMinRounds, productInterval, drift, compareWorkload } = require('../../shared/verdict')
 
 // Seeded samples, so every run of these tests sees the same numbers.
 function rng (seed) {
@@ -91,6 +92,88 @@ describe('shared/verdict.js: one verdict engine', () => {
       if (v.verdict === 'faster' || v.verdict === 'slower') wrong++
     }
     assert.ok(wrong / trials < 0.08, `a difference called in ${wrong} of ${trials} experiments without one`)
+  })
+
+  // Rounds: each multiplies both sides' runs by one factor (the machine's state then, spread 0.3 of the log), and a
+  // takes `ratio` × b's time on top, with a little noise of each run's own.
+  function rounds (random, n, ratio, { shared = 0.3, own = 0.02 } = {}) {
+    const factor = logNormal(random, n, 1, shared)
+    return {
+      a: factor.map(f => 100 * ratio * f * logNormal(random, 1, 1, own)[0]),
+      b: factor.map(f => 100 * f * logNormal(random, 1, 1, own)[0]),
+      ids: factor.map((f, i) => i)
+    }
+  }
+
+  it('paired rounds: where both sides name the round of each run, the ratio is the median of the rounds\' own ratios, its interval between order statistics, so what a round shares cancels', () => {
+    const r = rng(11)
+    const { a, b, ids } = rounds(r, 20, 1.1)
+    const apart = compare({ name: 'page', samples: a }, { name: 'bare', samples: b })
+    const paired = compare({ name: 'page', samples: a, rounds: ids }, { name: 'bare', samples: b, rounds: ids })
+    assert.equal(apart.verdict, 'inconclusive', apart.sentence)
+    assert.equal(paired.verdict, 'faster', paired.sentence)
+    assert.equal(paired.ratio, stats.median(a.map((x, i) => x / b[i])))
+    assert.ok(paired.low > 1.05 && paired.high < 1.15, paired.sentence)
+    assert.equal(paired.paired, 20)
+    assert.equal(apart.paired, null)
+    assert.match(paired.sentence, /^bare is 1\.1\d× faster than page \(95 % interval [\d.]+–[\d.]+×, 20 rounds paired\)$/)
+    // The order the sides list their rounds in does not matter: pairs are by round.
+    const order = shuffled(r, ids)
+    const at = new Map(ids.map((id, i) => [id, i]))
+    const again = compare({ name: 'page', samples: a, rounds: ids }, { name: 'bare', samples: order.map(id => b[at.get(id)]), rounds: order })
+    assert.deepEqual([again.ratio, again.low, again.high], [paired.ratio, paired.low, paired.high])
+    assert.deepEqual(pairedRatioInterval(a, b), pairedRatioInterval(a, b))
+  })
+
+  it('paired rounds: only rounds both sides have are paired (a failed run leaves its round out); too few: "not measured"; one side without rounds: apart', () => {
+    const r = rng(12)
+    const { a, b, ids } = rounds(r, 8, 1.5)
+    const v = compare({ name: 'x', samples: a.slice(1), rounds: ids.slice(1) }, { name: 'y', samples: b.slice(0, 7), rounds: ids.slice(0, 7) })
+    assert.equal(v.paired, 6)
+    assert.equal(v.ratio, stats.median(a.slice(1, 7).map((x, i) => x / b[i + 1])))
+    assert.match(v.sentence, /, 6 rounds paired\)$/)
+    const few = compare({ name: 'x', samples: a.slice(0, 4), rounds: ids.slice(0, 4) }, { name: 'y', samples: b, rounds: ids })
+    assert.equal(few.verdict, 'not measured')
+    assert.equal(few.sentence, 'not measured: x has 4 good runs, at least 5 needed')
+    const gap = compare({ name: 'x', samples: a.slice(0, 5), rounds: ids.slice(0, 5) }, { name: 'y', samples: b.slice(3), rounds: ids.slice(3) })
+    assert.equal(gap.verdict, 'not measured')
+    assert.equal(gap.sentence, 'not measured: 2 rounds have runs of both x and y, at least 6 needed')
+    // Five rounds cannot hold a median with 95 %: even their smallest and largest ratio miss it 2 × 1/32 of the time.
+    assert.equal(pairedMinRounds(), 6)
+    const five = compare({ name: 'x', samples: a.slice(0, 5), rounds: ids.slice(0, 5) }, { name: 'y', samples: b.slice(0, 5), rounds: ids.slice(0, 5) })
+    assert.equal(five.sentence, 'not measured: 5 rounds have runs of both x and y, at least 6 needed')
+    // The ends: the k-th smallest and largest of the rounds' ratios, k = 2 of 10, 6 of 20, 7 of 24 (binomial, ½).
+    for (const [n, k] of [[6, 1], [10, 2], [20, 6], [24, 7]]) {
+      const ratios = Array.from({ length: n }, (_, i) => i + 1)
+      assert.deepEqual(pairedRatioInterval(ratios, ratios.map(() => 1)), { ratio: (n + 1) / 2, low: k, high: n + 1 - k })
+    }
+    const oneSided = compare({ name: 'x', samples: a, rounds: ids }, { name: 'y', samples: b })
+    assert.equal(oneSided.paired, null)
+    assert.match(oneSided.sentence, /, 8 and 8 runs\)/)
+  })
+
+  it('paired rounds: refuses rounds that do not name each run once', () => {
+    const s = [1, 2, 3, 4, 5]
+    assert.throws(() => compare({ name: 'x', samples: s, rounds: [0, 1, 2] }, { name: 'y', samples: s, rounds: [0, 1, 2, 3, 4] }), /x: 3 rounds for 5 runs/)
+    assert.throws(() => compare({ name: 'x', samples: s, rounds: [0, 1, 1, 3, 4] }, { name: 'y', samples: s, rounds: [0, 1, 2, 3, 4] }), /x: round 1 twice/)
+  })
+
+  it('paired rounds against the truth: the interval covers the true ratio about 95 % of the time, and calls no difference where there is none', () => {
+    const r = rng(13)
+    const trials = 300
+    let covered = 0
+    let wrong = 0
+    for (let i = 0; i < trials; i++) {
+      const x = rounds(r, 20, 1.5, { shared: 0.3, own: 0.1 })
+      const ci = pairedRatioInterval(x.a, x.b)
+      if (ci.low <= 1.5 && ci.high >= 1.5) covered++
+      const y = rounds(r, 10, 1, { shared: 0.3, own: 0.1 })
+      const v = compare({ name: 'a', samples: y.a, rounds: y.ids }, { name: 'b', samples: y.b, rounds: y.ids })
+      if (v.verdict === 'faster' || v.verdict === 'slower') wrong++
+    }
+    // Distribution-free: at least 95 % (95.9 % at 20 rounds), less only by chance over 300 trials.
+    assert.ok(covered / trials > 0.92, `covered ${covered} of ${trials}`)
+    assert.ok(wrong / trials < 0.05, `a difference called in ${wrong} of ${trials} experiments without one`)
   })
 
   it('drift: the Mann-Kendall test on the runs in the order they ran (S, z, p as the textbook computes them)', () => {

@@ -59,7 +59,8 @@ function summarise ({ settings, batches }) {
 }
 
 // The engine's rows of a record: one a lane and side, its samples each round's browser CPU of a batch (in the order
-// the rounds ran), its failures the requests that did not answer in full.
+// the rounds ran) and `rounds` the round of each (the sides ran in turn within a round: the engine pairs them), its
+// failures the requests that did not answer in full.
 function rowsOf ({ settings, batches }) {
   const rows = []
   for (const lane of settings.lanes) {
@@ -68,7 +69,7 @@ function rowsOf ({ settings, batches }) {
       if (!list.length) continue
       const samples = list.map(b => b.browserCpuMs)
       rows.push({
-        experiment: 'page-cost', cell: 'loopback', network: 'loopback', lane, mode: side, samples,
+        experiment: 'page-cost', cell: 'loopback', network: 'loopback', lane, mode: side, samples, rounds: list.map(b => b.pair),
         median: median(samples), failures: list.reduce((a, b) => a + settings.requests - b.ok, 0)
       })
     }

@@ -66,9 +66,11 @@ function workloadOf (row) {
 }
 
 // The engine's side of a row: its samples in the order they ran; runs left
-// out (failed) counted where the row says how many.
+// out (failed) counted where the row says how many; the round of each sample
+// where the row's sides ran in turn within rounds (`rounds`: bench:page's
+// pairs), which pairs them with another such row's.
 function sideOf (row, name) {
-  return { name, samples: row.samples, failed: row.runsLeftOut || 0, workload: workloadOf(row) }
+  return { name, samples: row.samples, failed: row.runsLeftOut || 0, workload: workloadOf(row), ...(row.rounds ? { rounds: row.rounds } : {}) }
 }
 
 const seriesName = row => row.mode ? `${row.lane} ${row.mode}` : row.lane
