@@ -16,8 +16,9 @@ const { EXPERIMENTS } = require('../../bench/experiments')
 const runs = median => [1, -1, 0.5, -0.5, 0].map(d => median * (1 + d / 100))
 const stats = require('../../shared/stats')
 // A result row as the runner records it, with only what the claims read.
-function row ({ lane, mode = null, cell = 0, samples, failures = 0, params = {}, preset = `cell ${cell}`, browser = 'chromium', network = 'link', experiment = 'constructed' }) {
-  return { experiment, cell, network, browser, lane, mode, preset, params, samples, failures, median: samples.length ? stats.median(samples) : null }
+function row ({ lane, mode = null, cell = 0, samples, failures = 0, params = {}, preset = `cell ${cell}`, browser = 'chromium', network = 'link', experiment = 'constructed', rounds }) {
+  const median = samples.length ? stats.median(samples) : null
+  return { experiment, cell, network, browser, lane, mode, preset, params, samples, failures, median, ...(rounds ? { rounds } : {}) }
 }
 const TEXT = { text: 'a claim' }
 const statusOn = (claim, rows) => judge(claim, rows).status
@@ -135,7 +136,22 @@ describe('claims: the forms, judged by one rule', () => {
     // The sentence names the metric and the figure, and each cell's interval of a ÷ b.
     const cpu = { name: 'browser CPU a batch', samples: r => r.samples }
     const j = judge(atMost('h2', 'h1', 1.2, { ...TEXT, metric: cpu }), rows)
-    assert.match(j.detail, /^h2 is 1\.1[78]× h1's browser CPU a batch \(median over 1 cell\); for: the interval of h2 ÷ h1 \(browser CPU a batch\) at most 1\.20×; by the verdict engine: cell 0: 1\.1[78]×, 95 % interval 1\.\d\d×–1\.\d\d× → for/)
+    assert.match(j.detail, /^h2 is 1\.1[78]× h1's browser CPU a batch \(median over 1 cell\); for: the interval of h2 ÷ h1 \(browser CPU a batch\) at most 1\.20×; by the verdict engine: cell 0: 1\.1[78]×, 95 % interval 1\.\d\d\d?×–1\.\d\d\d?× → for/)
+  })
+
+  it('rows that name their rounds are judged paired, and an interval end two decimals would show on the figure is said to three', () => {
+    // Rounds whose machine state moves both sides alike: a's ratio to b is 1.06–1.1025 in every round.
+    const factor = [1, 1.4, 0.8, 1.2, 0.9, 1.3, 1.1, 0.7, 1.5, 1]
+    const own = [1.06, 1.08, 1.07, 1.1025, 1.09, 1.065, 1.075, 1.085, 1.1025, 1.1]
+    const rounds = factor.map((f, i) => i)
+    const rows = [row({ lane: 'h1', samples: factor.map(f => 1000 * f), rounds }), row({ lane: 'h2', samples: factor.map((f, i) => 1000 * f * own[i]), rounds })]
+    const j = judge(atMost('h2', 'h1', 1.1, TEXT), rows)
+    // Ten rounds: between the 2nd smallest and 2nd largest ratio, 1.065–1.1025, across 1.1: unsure, and said so.
+    assert.equal(j.cells[0].reading, 'unsure')
+    assert.match(j.detail, /cell 0: 1\.08×, 95 % interval 1\.0[67]×–1\.10[23]× → unsure/)
+    // Apart, the factor's spread (0.7–1.5) would hide a difference of a few per cent altogether.
+    const apart = judge(atMost('h2', 'h1', 1.1, TEXT), rows.map(r => ({ ...r, rounds: undefined })))
+    assert.ok(apart.cells[0].high - apart.cells[0].low > 0.3, JSON.stringify(apart.cells[0]))
   })
 
   it('meets: a declared criterion per row (met, not met, or not measured)', () => {

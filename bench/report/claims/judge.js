@@ -206,18 +206,32 @@ const AS_STATED = new Set(['suffersLess', 'suffersAlike', 'near', 'atLeast', 'at
 function shown (form, c) {
   return AS_STATED.has(form) ? { v: c.ratio, lo: c.low, hi: c.high } : { v: 1 / c.ratio, lo: 1 / c.high, hi: 1 / c.low }
 }
-const interval = (form, c) => {
+// The figures a form reads an interval against (readOf's): an end is said against them.
+function boundsOf (claim) {
+  if (claim.form === 'atMost') return [claim.figure]
+  if (claim.form === 'atLeast') return [1 / claim.fraction]
+  if (claim.form === 'near' || claim.form === 'suffersAlike') {
+    const figure = claim.form === 'near' ? claim.figure : 1
+    return [figure / (1 + claim.tolerance), figure * (1 + claim.tolerance)]
+  }
+  return []
+}
+// An interval's end as the sentence says it: to three decimals where two would show it equal to a bound it is not
+// (1.1024 against "at most 1.10": "1.102×", so the reading "unsure" is seen in the figures).
+const fmtEnd = (x, bounds) => bounds.some(b => x !== b && fmt(x) === fmt(b)) ? `${x.toFixed(3)}×` : fmt(x)
+const interval = (claim, c) => {
   if (!Number.isFinite(c.low)) return ''
-  const { v, lo, hi } = shown(form, c)
-  return ` ${fmt(v)}, ${Math.round(RULES.confidence * 100)} % interval ${fmt(lo)}–${fmt(hi)}`
+  const { v, lo, hi } = shown(claim.form, c)
+  const bounds = boundsOf(claim)
+  return ` ${fmt(v)}, ${Math.round(RULES.confidence * 100)} % interval ${fmtEnd(lo, bounds)}–${fmtEnd(hi, bounds)}`
 }
 
 // Each cell: "label: verdict (ratio, interval) → for".
 // near, atLeast, atMost and suffersAlike read the interval against their own figure, not the engine's word: only the interval is said.
 const BY_INTERVAL = new Set(['near', 'atLeast', 'atMost', 'suffersAlike'])
-const cellText = (form, c) => BY_INTERVAL.has(form) && Number.isFinite(c.low)
-  ? `${c.label}:${interval(form, c)} → ${READING_WORDS[c.reading]}`
-  : `${c.label}: ${c.verdict}${c.why ? ` (${c.why})` : interval(form, c) ? ` (${interval(form, c).trim()})` : ''} → ${READING_WORDS[c.reading]}`
+const cellText = (claim, c) => BY_INTERVAL.has(claim.form) && Number.isFinite(c.low)
+  ? `${c.label}:${interval(claim, c)} → ${READING_WORDS[c.reading]}`
+  : `${c.label}: ${c.verdict}${c.why ? ` (${c.why})` : interval(claim, c) ? ` (${interval(claim, c).trim()})` : ''} → ${READING_WORDS[c.reading]}`
 
 // What the claim demands of each cell, in words, for the sentence.
 function demand (claim) {
@@ -243,7 +257,7 @@ function demand (claim) {
 function verdictText (claim, cells, axis) {
   const per = axis ? `, per ${axis}` : ''
   // A reason the cell before gave too is said once: "(the same)".
-  const list = (c0, cs) => cs.length ? cs.map((c, i) => i && c.why && c.why === cs[i - 1].why ? cellText(c0.form, { ...c, why: 'the same' }) : cellText(c0.form, c)).join('; ') : `no ${c0.a ? describe(c0.a) : 'matching'} row`
+  const list = (c0, cs) => cs.length ? cs.map((c, i) => i && c.why && c.why === cs[i - 1].why ? cellText(c0, { ...c, why: 'the same' }) : cellText(c0, c)).join('; ') : `no ${c0.a ? describe(c0.a) : 'matching'} row`
   const by = c => c.form === 'meets' ? `by the criterion (${c.criterion.name})` : 'by the verdict engine'
   if (claim.form !== 'all') return `${demand(claim)}; ${by(claim)}${per}: ${list(claim, cells)}`
   return claim.parts.map((p, i) => `${p.text} (${demand(p)}), ${by(p)}${per}: ${list(p, cells.filter(c => c.part === i))}`).join('; ')

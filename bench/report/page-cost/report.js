@@ -146,7 +146,7 @@ function reportMarkdown (record) {
     '',
     '## The aim, judged by the verdict engine',
     '',
-    `${RULE_TEXT} Here a cell is a lane: the ratio of the medians of the page's and the bare fetch's browser CPU a batch, its interval the engine's.`,
+    `${RULE_TEXT} Here a cell is a lane, its two sides run in turn within each round and so paired by round: the ratio is the median of the rounds' page ÷ bare browser CPU a batch, its interval the engine's for paired rounds.`,
     '',
     ...aims(record).map(a => `- **${a.status}**: ${a.text}. ${a.detail}`),
     '',
