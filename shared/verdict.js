@@ -99,7 +99,10 @@
     let ratio = 1
     nums.forEach(function (v) { ratio *= stats.median(v) })
     dens.forEach(function (v) { ratio /= stats.median(v) })
-    return percentileInterval(ratio, ratios, r)
+    ratios.sort(function (x, y) { return x - y })
+    const tail = (1 - r.confidence) / 2
+    const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
+    return { ratio: ratio, low: at(tail), high: at(1 - tail) }
   }
 
   // The median of the rounds' own ratios a[i] / b[i] (a[i] and b[i] ran in
@@ -143,14 +146,6 @@
     let n = 1
     while (!orderRank(n, r)) n++
     return Math.max(n, r.minRuns)
-  }
-
-  // The ratio with the rules' percentile interval of its bootstrap `ratios`: → { ratio, low, high }.
-  function percentileInterval (ratio, ratios, r) {
-    ratios.sort(function (x, y) { return x - y })
-    const tail = (1 - r.confidence) / 2
-    const at = function (p) { return ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] }
-    return { ratio: ratio, low: at(tail), high: at(1 - tail) }
   }
 
   // The runs of two sides paired by round (each side's `rounds` names the
@@ -314,8 +309,9 @@
       : ''
     const pairs = pairByRound(a, sa, b, sb)
     out.paired = pairs ? pairs.a.length : null
+    const fewest = pairs ? pairedMinRounds(r) : 0
     const few = tooFew([[a.name, sa], [b.name, sb]], r) ||
-      (pairs && pairs.a.length < pairedMinRounds(r) ? 'not measured: ' + pairs.a.length + ' round' + (pairs.a.length === 1 ? ' has' : 's have') + ' runs of both ' + a.name + ' and ' + b.name + ', at least ' + pairedMinRounds(r) + ' needed' : '')
+      (pairs && pairs.a.length < fewest ? 'not measured: ' + pairs.a.length + ' round' + (pairs.a.length === 1 ? ' has' : 's have') + ' runs of both ' + a.name + ' and ' + b.name + ', at least ' + fewest + ' needed' : '')
     if (few) {
       out.verdict = 'not measured'
       out.sentence = few + failedText

@@ -23,7 +23,7 @@ and for sides measured in the same rounds (each round multiplies both sides' run
 distribution-free interval) against the same runs compared apart:
   coverage     of the true ratio 1.5 (the median of the rounds' own ratios)
   false calls  with no true difference
-  found        how often a true 10 % difference is called slower (the power the pairing buys)
+  found        how often a true 10 % difference is found (b called faster: the power the pairing buys)
 
   --trials N   experiments per figure (default 1000, 50…100000)
   --seed S     the simulation's seed (default 1)
