@@ -10,13 +10,17 @@ const { launchBrowser } = require('./browser')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { archiveFromHar } = require('../../server/replay/archive')
 const { startReplay } = require('../../server/replay/serve')
-const { mayBuildHere } = require('../../link/namespace')
+const { mayBuildHere, openLink, unavailableReason } = require('../../link/namespace')
+const { parseLinkSpec } = require('../../link/spec')
+const { forwarderCommands } = require('../../link/forwarder-commands')
+const { addressCount } = require('../../server/replay/origins')
 const { edgeUnavailableReason } = require('../../server/edge/caddy')
 
 // Why a replay cannot be opened in Chromium over `protocol` here, or null.
-function replayInChromiumUnavailable (protocol) {
+function replayInChromiumUnavailable (protocol, link = null) {
   if (!findChrome()) return `no Chrome or Chromium: ${INSTALL_HINT}`
   if (!mayBuildHere()) return 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace'
+  if (link && unavailableReason()) return unavailableReason()
   if (protocol === 'h3') return edgeUnavailableReason() || null
   return null
 }
@@ -24,25 +28,35 @@ function replayInChromiumUnavailable (protocol) {
 // A mocha before(): skips the suite (saying why) where it cannot run; else the
 // replay of `har` over `protocol` (replay options such as `variant` beside it)
 // and a Chromium at it, put on `state` as state.replay and state.chrome.
-async function openReplayInChromium (ctx, state, har, { protocol, ...options }) {
-  const why = replayInChromiumUnavailable(protocol)
+// `link` (a link spec, 'rtt=10ms'): the replay on addresses of a packet-level
+// link of its own and Chromium in the link's client namespace, as the
+// runner's `replay --link` (bench/cells/replay.js), on state.link.
+async function openReplayInChromium (ctx, state, har, { protocol, link = null, ...options }) {
+  const why = replayInChromiumUnavailable(protocol, link)
   if (why) {
     process.stdout.write(`      (skipped: ${why})\n`)
     ctx.skip()
   }
-  state.replay = await startReplay(archiveFromHar(har, { file: 'fixture.har' }), { protocol, ...options })
+  const archive = archiveFromHar(har, { file: 'fixture.har' })
+  let addresses = null
+  if (link) {
+    state.link = await openLink(forwarderCommands(parseLinkSpec(link, { traces: false })))
+    addresses = await state.link.addServerAddresses(addressCount(archive))
+  }
+  state.replay = await startReplay(archive, { protocol, addresses, ...options })
   const hostRules = `--host-resolver-rules=${state.replay.hostResolverRules}`
   const protocolArgs = protocol === 'h3'
     ? ['--enable-quic', `--origin-to-force-quic-on=${state.replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
     : ['--disable-quic', hostRules]
-  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs, handleSignals: false })
+  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs, handleSignals: false, link: state.link || null })
 }
 
 // The matching after(): closes what openReplayInChromium opened.
 async function closeReplayInChromium (state) {
   if (state.chrome) await state.chrome.close()
   if (state.replay) await state.replay.close()
-  state.chrome = state.replay = null
+  if (state.link) await state.link.close()
+  state.chrome = state.replay = state.link = null
 }
 
 module.exports = { openReplayInChromium, closeReplayInChromium, replayInChromiumUnavailable }

@@ -212,8 +212,10 @@ describe('h2bench-link (the command)', function () {
   })
 
   it('Ctrl-C: the command ends and everything the link made is gone', async () => {
-    const r = await run(['rtt=10ms', '--', 'sleep', '30'], { env: env(), signalAfter: { when: /H2BENCH_PAGE_URL=/, signal: 'SIGINT' } })
-    assert.notEqual(r.code, 0)
+    // Ctrl-C once the command runs (it says so): signalled when the lanes' URLs were printed, it could come before the
+    // command was spawned, which h2bench-link ignores (a clean-clone CI's sleep then ran its 30 s and exited 0).
+    const r = await run(['rtt=10ms', '--', 'sh', '-c', 'echo command-running; exec sleep 30'], { env: env(), signalAfter: { when: /^command-running$/m, signal: 'SIGINT' } })
+    assert.equal(r.code, 130, `the command's SIGINT as its exit code (128 + 2); got ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${r.stderr}`)
     assert.match(r.stdout, /link counters/)
     assert.deepEqual(linkDevices(), [])
   })
