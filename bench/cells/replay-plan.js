@@ -117,7 +117,8 @@ function loadFacts (before, after) {
 }
 
 // A row's loads' replay facts → { servedMedian, misses (over the loads), missed (distinct, the first few),
-// hints and scheduled (over the loads) }.
+// hints and scheduled (over the loads), hintedLoads (loads a 103 was sent in), hintsUsed (those of them in which the
+// browser fetched a 103's preload: the load's earlyHintsPreloads) }.
 function rowFacts (loads) {
   const served = loads.map(l => l.replay.served).sort((a, b) => a - b)
   const sum = key => loads.reduce((n, l) => n + (l.replay[key] || 0), 0)
@@ -126,7 +127,9 @@ function rowFacts (loads) {
     misses: sum('misses'),
     missed: [...new Set(loads.flatMap(l => l.replay.missed))].slice(0, MISSES_NAMED),
     hints: sum('hints'),
-    scheduled: sum('scheduled')
+    scheduled: sum('scheduled'),
+    hintedLoads: loads.filter(l => l.replay.hints > 0).length,
+    hintsUsed: loads.filter(l => l.replay.hints > 0 && l.earlyHintsPreloads > 0).length
   }
 }
 

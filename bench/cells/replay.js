@@ -171,6 +171,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
     const got = rowFacts(p.loads)
     if (got.misses) row.note = [row.note, `${got.misses} requests over ${p.loads.length} loads the recording lacked (404): ${got.missed.join(', ')}`].filter(Boolean).join('; ')
     if (p.variantNote) row.note = [row.note, p.variantNote].filter(Boolean).join('; ')
+    if (got.hintsUsed < got.hintedLoads) row.note = [row.note, hintsNote(got)].filter(Boolean).join('; ')
     row.replay = {
       har: facts.file,
       recordedAt: facts.recordedAt,
@@ -185,11 +186,18 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
       assumed: facts.assumed,
       fidelity: fidelityOf(recorded[url], row.site),
       // The server's behaviour (server/replay/serve.js variants): what it did over the row's loads.
-      variant: { name: variant, note: p.variantNote || null, hints: got.hints, scheduled: got.scheduled }
+      variant: {
+        name: variant, note: p.variantNote || null, hints: got.hints, scheduled: got.scheduled, hintedLoads: got.hintedLoads, hintsUsed: got.hintsUsed
+      }
     }
     return row
   }))
 }
+
+// Loads that were sent a 103 and whose page fetched none of its preloads (a preconnect-only 103 shows none; over
+// HTTP/2 Chromium drops a 103 that arrives before it waits for the response's headers, as on loopback without
+// --link: docs/site.md).
+const hintsNote = got => `a 103 was sent in ${got.hintedLoads} load${got.hintedLoads === 1 ? '' : 's'}; the browser fetched its preloads in ${got.hintsUsed}`
 
 // A browser of `browser` (chromium, firefox) for the started `replay` over `protocol`, behind the cell's link
 // when there is one: openSiteBrowser's, sent to the replay's addresses for the recorded names, trusting the

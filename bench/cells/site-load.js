@@ -47,7 +47,10 @@ async function loadPage (page, url) {
       domContentLoaded: nav.domContentLoadedEventEnd - nav.startTime,
       onload: nav.loadEventEnd - nav.startTime,
       fcp: fcp ? fcp.startTime : null,
-      lcp
+      lcp,
+      // Resources the browser fetched by a 103's preload (Resource Timing initiatorType "early-hints"; a
+      // preconnect-only 103 shows none).
+      earlyHintsPreloads: performance.getEntriesByType('resource').filter(e => e.initiatorType === 'early-hints').length
     })
     try {
       let last = null

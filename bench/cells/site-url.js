@@ -241,6 +241,7 @@ async function measureLoad (b, { url, name, title, view, protocol, harDir = null
       status: load.status,
       protocol: load.protocol,
       documentFromCache: load.documentFromCache,
+      earlyHintsPreloads: load.earlyHintsPreloads,
       ttfbRounds: roundsOf(view, protocol, load.documentFromCache),
       requests: summary.requests,
       failedRequests: summary.failed,

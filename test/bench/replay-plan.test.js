@@ -81,8 +81,10 @@ describe('replay: the plan of a replayed HAR', () => {
     const b = loadFacts(snap(0, [], variant(1, 3)), snap(4, ['https://a.example/x'], variant(2, 7)))
     assert.deepEqual(b, { served: 4, misses: 1, missed: ['GET https://a.example/x'], hints: 1, scheduled: 4 })
     const c = { served: 6, misses: 0, missed: [], hints: 1, scheduled: 6 }
-    assert.deepEqual(rowFacts([a, b, c].map(replay => ({ replay }))), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 2, scheduled: 10 })
-    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [], hints: 0, scheduled: 0 })
+    // b and c were sent a 103; the browser fetched its preload in c's load only (a's preload count cannot be a 103's).
+    const loads = [[a, 1], [b, 0], [c, 2]].map(([replay, earlyHintsPreloads]) => ({ replay, earlyHintsPreloads }))
+    assert.deepEqual(rowFacts(loads), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 2, scheduled: 10, hintedLoads: 2, hintsUsed: 1 })
+    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [], hints: 0, scheduled: 0, hintedLoads: 0, hintsUsed: 0 })
     assert.deepEqual([modeOf('cold', 'plain'), modeOf('repeat', 'early-hints')], ['cold', 'repeat early-hints'])
   })
 
@@ -112,5 +114,17 @@ describe('replay: the plan of a replayed HAR', () => {
     const table = tables([row(short)]).find(t => /^Fidelity/.test(t.title))
     assert.deepEqual(table.body[0].slice(0, 5), ['https://a.example/', 'h2', '3 (4)', 'differ', 'differ: https://b.example 1 of 2'])
     assert.match(table.body[0][6], /https:\/\/b\.example: 1 \(recorded 2\)/)
+  })
+
+  it('the variants\' table: the 103s sent and the loads whose page used one, of those sent one; \u2013 where none was sent or not counted', () => {
+    const row = variant => ({ cell: 'c', preset: 'https://a.example/', browser: 'chromium', samples: [], failures: 0, lane: 'h2', mode: `cold ${variant.name}`, replay: { har: 'site.har', recordedAt: null, pages: ['https://a.example/'], page: 'https://a.example/', source: 'h2bench', server: 'node:http2', entries: 5, served: 4, misses: 0, missed: [], assumed: [], fidelity: null, variant } })
+    const v = { note: null, scheduled: 0 }
+    const table = tables([
+      row({ ...v, name: 'early-hints', hints: 5, hintedLoads: 5, hintsUsed: 3 }),
+      row({ ...v, name: 'rfc9218', hints: 0, hintedLoads: 0, hintsUsed: 0 }),
+      row({ ...v, name: 'early-hints', hints: 5 }) // results from before the loads using a 103 were counted
+    ]).find(t => /^The server's behaviours/.test(t.title))
+    const at = table.head.indexOf('loads using a 103')
+    assert.deepEqual(table.body.map(b => [b[at - 1], b[at]]), [[5, '3 of 5'], [0, '\u2013'], [5, '\u2013']])
   })
 })

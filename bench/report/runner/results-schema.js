@@ -134,8 +134,8 @@ const OPTIONAL = {
   // load), the requests the recording lacked (404s over the row's loads, the first few named), what it assumed,
   // and its fidelity to the recording (cold rows: bench/cells/replay-plan.js fidelityOf; null for a repeat view);
   // the server's behaviour (variant: plain, fifo, rfc9218, early-hints; its note, the 103s sent and the bodies its
-  // scheduler sent over the row's loads).
-  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null', $optional: { variant: { name: 'string', note: 'string|null', hints: 'integer', scheduled: 'integer' } } },
+  // scheduler sent over the row's loads, the loads a 103 was sent in and those whose page fetched its preloads).
+  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null', $optional: { variant: { name: 'string', note: 'string|null', hints: 'integer', scheduled: 'integer', $optional: { hintedLoads: 'integer', hintsUsed: 'integer' } } } },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',

@@ -5,6 +5,10 @@
 // lacked, what each server behaviour of --variants did, then site's tables of the loads (bench/report/tables/site.js), each page's a replay of that HAR.
 const siteTables = require('./site')
 
+// The loads whose page fetched a 103's preload, of those a 103 was sent in ('–' where none was sent, or in results
+// from before it was counted).
+const hintsUsedCell = v => v.hintedLoads ? `${v.hintsUsed} of ${v.hintedLoads}` : '–'
+
 module.exports = function tables (rows) {
   const withReplay = rows.filter(r => r.replay)
   if (!withReplay.length) return siteTables(rows)
@@ -25,9 +29,9 @@ module.exports = function tables (rows) {
   const varied = withReplay.filter(r => r.replay.variant && r.replay.variant.name !== 'plain')
   if (varied.length) {
     out.push({
-      title: 'The server\'s behaviours (--variants), each against the plain replay of the same protocol: fifo (each connection\'s bodies one after another, as asked), rfc9218 (by each request\'s priority header), early-hints (a 103 with the recorded preload and preconnect Link headers at once); over the row\'s loads, the 103s sent and the bodies the variant\'s scheduler sent',
-      head: ['page', 'forced', 'view', 'variant', '103s sent', 'bodies scheduled', 'note'],
-      body: varied.map(r => [r.replay.page, r.lane, r.site ? r.site.view : r.mode, r.replay.variant.name, r.replay.variant.hints, r.replay.variant.scheduled, r.replay.variant.note || '–'])
+      title: 'The server\'s behaviours (--variants), each against the plain replay of the same protocol: fifo (each connection\'s bodies one after another, as asked), rfc9218 (by each request\'s priority header), early-hints (a 103 with the recorded preload and preconnect Link headers at once); over the row\'s loads, the 103s sent, the loads whose page fetched a 103\'s preload (Resource Timing initiatorType early-hints) of those a 103 was sent in, and the bodies the variant\'s scheduler sent',
+      head: ['page', 'forced', 'view', 'variant', '103s sent', 'loads using a 103', 'bodies scheduled', 'note'],
+      body: varied.map(r => [r.replay.page, r.lane, r.site ? r.site.view : r.mode, r.replay.variant.name, r.replay.variant.hints, hintsUsedCell(r.replay.variant), r.replay.variant.scheduled, r.replay.variant.note || '–'])
     })
   }
   const faithful = withReplay.filter(r => r.replay.fidelity)
