@@ -14,6 +14,7 @@ const { mayBuildHere, openLink, unavailableReason } = require('../../link/namesp
 const { parseLinkSpec } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const { addressCount } = require('../../server/replay/origins')
+const { replayChromiumArgs } = require('../../bench/cells/replay-plan')
 const { edgeUnavailableReason } = require('../../server/edge/caddy')
 
 // Why a replay cannot be opened in Chromium over `protocol` here, or null.
@@ -29,8 +30,10 @@ function replayInChromiumUnavailable (protocol, link = null) {
 // replay of `har` over `protocol` (replay options such as `variant` beside it)
 // and a Chromium at it, put on `state` as state.replay and state.chrome.
 // `link` (a link spec, 'rtt=10ms'): the replay on addresses of a packet-level
-// link of its own and Chromium in the link's client namespace, as the
-// runner's `replay --link` (bench/cells/replay.js), on state.link.
+// link of its own and Chromium in the link's client namespace, on state.link:
+// as bench/cells/replay.js openReplayLink opens one (not called from here: it
+// is on every runner study's measuring path, unexported). Chromium's switches
+// are the runner's (replayChromiumArgs).
 async function openReplayInChromium (ctx, state, har, { protocol, link = null, ...options }) {
   const why = replayInChromiumUnavailable(protocol, link)
   if (why) {
@@ -44,11 +47,7 @@ async function openReplayInChromium (ctx, state, har, { protocol, link = null, .
     addresses = await state.link.addServerAddresses(addressCount(archive))
   }
   state.replay = await startReplay(archive, { protocol, addresses, ...options })
-  const hostRules = `--host-resolver-rules=${state.replay.hostResolverRules}`
-  const protocolArgs = protocol === 'h3'
-    ? ['--enable-quic', `--origin-to-force-quic-on=${state.replay.origins.map(o => `${o.host}:${o.port}`).join(',')}`, hostRules]
-    : ['--disable-quic', hostRules]
-  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs, handleSignals: false, link: state.link || null })
+  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs: replayChromiumArgs(protocol, state.replay), handleSignals: false, link: state.link || null })
 }
 
 // The matching after(): closes what openReplayInChromium opened.
