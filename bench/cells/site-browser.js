@@ -16,11 +16,12 @@ const { buildHar } = require('../../harness/har/har')
 
 // A browser of `kind` ('chromium', 'firefox') with `protocol` forced for `url`, behind `link` when there is one
 // (openLink's: the browser in its client namespace): → { page, meter, har, close, version }; har.start(id, title)
-// begins a load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log. `trust`: { spki } for
-// Chromium, { caFile } or { ca } (PEM) for Firefox, or null. `protocolArgs`: Chromium's switches instead of
-// force-protocol's for `url` (the replay forces every recorded origin and adds its resolver rules); `firefoxPrefs`
-// and `hosts` are Firefox's (the replay's: every recorded origin forced, every recorded name sent to its replay
-// address: launchFirefox's hosts).
+// begins a load's HAR (a recorder of its own), har.stop() ends it and returns the HAR log. `trust`: { caFile } or
+// { ca } (PEM; harness/site-trust.js trustSite's caPem too): that CA trusted by either browser for every origin it
+// signed, in the browser's throw-away NSS database (harness/nss-trust.js); or null (the browsers' own roots).
+// `protocolArgs`: Chromium's switches instead of force-protocol's for `url` (the replay forces every recorded origin
+// and adds its resolver rules); `firefoxPrefs` and `hosts` are Firefox's (the replay's: every recorded origin
+// forced, every recorded name sent to its replay address: launchFirefox's hosts).
 async function openSiteBrowser (kind, { protocol, url, trust = null, link = null, protocolArgs = null, firefoxPrefs = null, hosts = null }) {
   // Behind the link the meter also reads the link's counters and both sides' TCP (its drops and queues per load).
   const linkMeter = link ? { link: { control: { stats: options => link.stats(options) } }, clientNetPid: link.pid } : {}
@@ -50,7 +51,7 @@ async function openSiteBrowser (kind, { protocol, url, trust = null, link = null
     }
   }
   const b = await launchBrowser({
-    spki: trust ? trust.spki : null,
+    ca: trust ? trust.ca || trust.caPem || trust.caFile || null : null,
     link,
     handleSignals: false,
     netBenchmarking: false,

@@ -32,8 +32,9 @@ Options:
   --browser <name> chromium (the only one: Firefox's WebDriver BiDi gives no response bodies)
   --timeout <time> how long a page may take to load and go quiet, e.g. 90s or 2m (default ${DEFAULT_TIMEOUT});
                    a page still busy then is recorded as far as it got, and said so
-  --ca <pem>       trust this CA too (a staging server, your own CA): Chromium is given the hash
-                   of each --url origin's leaf after Node has checked it against this CA
+  --ca <pem>       trust this CA too (a staging server, your own CA), for every origin it signed:
+                   in Chromium's throw-away NSS database, after Node has checked each --url
+                   origin's leaf against it (nothing of the machine's trust store changes)
   --server-time <how>  least (default): after the pages, each recorded GET is asked once more, alone
                    (one at a time per origin on a kept HTTP/1.1 connection), and a response's server
                    time is the smaller of that and the page's (which includes the wait behind other

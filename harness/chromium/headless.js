@@ -10,6 +10,7 @@ const path = require('node:path')
 const puppeteer = require('puppeteer-core')
 const { findChrome, INSTALL_HINT } = require('./find')
 const { measurementArgs, driverArgs, netLogArgs } = require('./flags')
+const { trustCaInNssDb, chromiumNssDir } = require('../nss-trust')
 
 // What the driver before puppeteer-core (playwright-core) gave every page, kept: a 1280 × 720 viewport (puppeteer's
 // default is 800 × 600; a viewport decides which lazy images a page loads; screen.width and the window stay
@@ -36,10 +37,38 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], proto
   return { executablePath, launchPath, args }
 }
 
+// The name the CA goes by in a launch's NSS database (certutil -L shows it).
+const CA_NICKNAME = 'h2bench trusted CA'
+
+// The throw-away home of a launch (inside its throw-away directory `dir`): Chromium's $HOME, so that what it
+// keeps under $HOME (its NSS database, ~/.pki/nssdb, which Chromium on Linux reads the user's own roots from
+// and creates when it is missing; ~/.config/chromium/Crash Reports; ~/.cache) is its own and goes with it, and
+// the user's own home is never read or written. `ca` (PEM text or a file's name): that CA trusted there for
+// every origin it signed (harness/nss-trust.js: certutil; the machine's trust store untouched). → { home,
+// caSubject (null without a CA) }.
+function throwAwayHome (dir, ca) {
+  const home = path.join(dir, 'home')
+  fs.mkdirSync(home, { recursive: true, mode: 0o700 })
+  if (!ca) return { home, caSubject: null }
+  const trusted = trustCaInNssDb(chromiumNssDir(home), { ca, nickname: CA_NICKNAME, forWhom: "Chromium's throw-away NSS database ($HOME/.pki/nssdb of its own home)" })
+  return { home, caSubject: trusted.subject }
+}
+
 // Launches the local Chrome/Chromium headless through puppeteer-core,
 // trusting the lanes' certificate the way the printed Chrome command does
 // (SPKI list), in a throw-away profile (flags: ./flags.js driverArgs, then
-// measurementArgs; puppeteer's own defaults are off).
+// measurementArgs; puppeteer's own defaults are off) and a throw-away home
+// (throwAwayHome: HOME is a directory inside the launch's throw-away directory,
+// the profile's, removed with it).
+//
+// `ca` (a CA's PEM text, or the name of its PEM file): that CA trusted for every origin whose chain ends at it
+// (a site with several origins, each with a leaf of its own: `site --ca`, `record --ca`, the replay's own CA),
+// through the NSS database of the throw-away home, as the user's own CA in ~/.pki/nssdb would be. Over QUIC
+// Chromium (156, net/quic/crypto/proof_verifier_chromium.cc) refuses any chain that does not end at a root of
+// its own store (is_issued_by_known_root) unless the host is one of --origin-to-force-quic-on's: the forced
+// origins (a site's or replay's h3 runs) speak HTTP/3 trusted by this CA; an origin reached over QUIC after an
+// Alt-Svc answer does not (the QUIC handshake fails, "certificate unknown", and the request goes over TCP),
+// with the CA or with SPKI hashes alike (measured: docs/site.md, "A site of your own CA").
 // handleSignals: false leaves Ctrl-C/SIGTERM/SIGHUP to the caller
 // (puppeteer's own handlers would kill the browser and exit the process with
 // code 130 before the caller could report).
@@ -58,7 +87,8 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], proto
 // context, browser.createBrowserContext()); resolves { browser, close,
 // executablePath, dir } (`dir`: the wrapper script's), else { browser,
 // context (its default context, the profile's), close, executablePath,
-// userDataDir }: puppeteer's Browser and BrowserContext. `netLog`: a file for
+// userDataDir }: puppeteer's Browser and BrowserContext; both with `home` (the
+// throw-away home) and `caSubject` (the trusted CA's subject, null without `ca`). `netLog`: a file for
 // Chromium's net-log. `netBenchmarking`: --enable-net-benchmarking (the h3
 // study goes without). `tmpPrefix`: the
 // name of the throw-away directory (the h3 study's: h2bench-h3study-).
@@ -68,10 +98,12 @@ function chromiumLaunch ({ spki, link = null, lanes = [], dir, extra = [], proto
 // every chunk of every body to the driver and cost Chromium 1.4–1.5× the CPU of the same fetch()es without it
 // (docs/page-cost.md); the runner and the benchmarks measure without it (net errors come from the console instead,
 // harness/net-errors.js).
-async function launchBrowser ({ spki, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-', protocolArgs = null, network = true }) {
+async function launchBrowser ({ spki = null, ca = null, headless = true, handleSignals = true, link = null, lanes = [], incognito = false, netLog = null, netBenchmarking = true, tmpPrefix = 'h2bench-chrome-', protocolArgs = null, network = true }) {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix))
   let launch
+  let home
   try {
+    home = throwAwayHome(userDataDir, ca)
     const extra = [
       // chrome.benchmarking.closeConnections(): site-page cells load every page on new connections (bench/cells/site-page.js)
       ...(netBenchmarking ? ['--enable-net-benchmarking'] : []),
@@ -101,6 +133,7 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
       defaultViewport: VIEWPORT,
       timeout: LAUNCH_TIMEOUT_MS,
       protocolTimeout: 0,
+      env: { ...process.env, HOME: home.home },
       handleSIGINT: handleSignals,
       handleSIGTERM: handleSignals,
       handleSIGHUP: handleSignals,
@@ -128,8 +161,9 @@ async function launchBrowser ({ spki, headless = true, handleSignals = true, lin
     })()
     return closing
   }
-  if (incognito) return { browser, dir: userDataDir, executablePath: launch.executablePath, close }
-  return { browser, context: browser.defaultBrowserContext(), close, executablePath: launch.executablePath, userDataDir }
+  const trusted = { home: home.home, caSubject: home.caSubject }
+  if (incognito) return { browser, dir: userDataDir, executablePath: launch.executablePath, ...trusted, close }
+  return { browser, context: browser.defaultBrowserContext(), close, executablePath: launch.executablePath, userDataDir, ...trusted }
 }
 
 module.exports = { launchBrowser, chromiumLaunch }

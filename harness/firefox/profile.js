@@ -1,16 +1,23 @@
 'use strict'
 
-// Firefox's throw-away profile: the local CA in its NSS database (certutil),
-// so that Firefox trusts the lanes as it would any site, and the preferences
-// that keep it to the benchmark's own requests (firefoxPreferences).
+// Firefox's throw-away profile: the local CA (or a site's, --ca; or a replay's)
+// in its NSS database (certutil, through harness/nss-trust.js, as Chromium's
+// throw-away home has it), so that Firefox trusts every origin that CA signed
+// as it would any site, and the preferences that keep it to the benchmark's
+// own requests (firefoxPreferences).
 const fs = require('node:fs')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
 const { createProfile, Browser } = require('@puppeteer/browsers')
 const { FirefoxError, FIREFOX_INSTALL_HINT } = require('./error')
+const { trustCaInNssDb, NssTrustError } = require('../nss-trust')
 const { h3Plan } = require('./h3-plan')
 
 const CA_NICKNAME = 'h2bench local CA'
+
+// Firefox's $HOME: a folder inside the throw-away profile (removed with it), so that what Firefox keeps under
+// $HOME (~/.cache/mozilla, ~/.config/mozilla/…/Crash Reports, ~/Downloads) is its own, as the measuring
+// Chromium's is (harness/chromium/headless.js); the user's own home is never written.
+const profileHome = profile => path.join(profile, 'home')
 
 // The profile's preferences beyond @puppeteer/browsers' defaults (which keep
 // Firefox from updates, safebrowsing, normandy and most other traffic).
@@ -76,29 +83,21 @@ function firefoxPreferences (lanes = []) {
   }
 }
 
-function certutil (args) {
-  try {
-    execFileSync('certutil', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30000 })
-  } catch (err) {
-    if (err.code === 'ENOENT') throw new FirefoxError(`no certutil, which puts the local CA into Firefox's profile (package libnss3-tools): ${FIREFOX_INSTALL_HINT}`)
-    throw new FirefoxError(`certutil ${args.join(' ')} failed: ${String(err.stderr || err.stdout || err.message).trim()}`)
-  }
-}
-
 // Fills the throw-away profile directory `profile`: the local CA `caFile`
 // (or `ca`, its PEM text) in its NSS database unless `trustCa` is false, then
-// firefoxPreferences(lanes) and `prefs` with @puppeteer/browsers' defaults.
+// firefoxPreferences(lanes) and `prefs` with @puppeteer/browsers' defaults,
+// and Firefox's throw-away home (profileHome).
 async function fillProfile (profile, { trustCa, caFile, ca, lanes, prefs }) {
   if (trustCa) {
-    let file = caFile
-    if (!file) {
-      file = path.join(profile, 'h2bench-ca.pem')
-      fs.writeFileSync(file, ca)
+    try {
+      trustCaInNssDb(profile, { ca: caFile || ca, nickname: CA_NICKNAME, forWhom: "Firefox's profile" })
+    } catch (err) {
+      if (!(err instanceof NssTrustError)) throw err
+      throw new FirefoxError(/^no certutil/.test(err.message) ? `${err.message}: ${FIREFOX_INSTALL_HINT}` : err.message, { cause: err })
     }
-    certutil(['-N', '-d', `sql:${profile}`, '--empty-password'])
-    certutil(['-A', '-n', CA_NICKNAME, '-t', 'C,,', '-i', file, '-d', `sql:${profile}`])
   }
   await createProfile(Browser.FIREFOX, { path: profile, preferences: { ...firefoxPreferences(lanes), ...prefs } })
+  fs.mkdirSync(profileHome(profile), { mode: 0o700 })
 }
 
-module.exports = { firefoxPreferences, fillProfile }
+module.exports = { firefoxPreferences, fillProfile, profileHome }

@@ -8,6 +8,7 @@ const { spawn } = require('node:child_process')
 const readline = require('node:readline')
 const debug = require('debug')('h2bench:firefox')
 const { FirefoxError } = require('./error')
+const { profileHome } = require('./profile')
 
 const RELAY = path.join(__dirname, 'relay.js')
 
@@ -21,7 +22,8 @@ const RELAY = path.join(__dirname, 'relay.js')
 // Firefox started with that file over /etc/hosts in a mount namespace of its
 // own (./hosts.js), inside the link's network namespace when there is a link.
 function startRelay ({ executablePath, profile, link, timeoutMs, onMessage = null, hostsFile = null }) {
-  const config = { executablePath, profile, timeoutMs, removeProfile: true, hostsFile, env: { MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1' } }
+  // HOME: the profile's own (./profile.js profileHome), removed with it.
+  const config = { executablePath, profile, timeoutMs, removeProfile: true, hostsFile, env: { MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1', HOME: profileHome(profile) } }
   const spawnWith = link ? link.spawnInside : spawn
   const child = spawnWith(process.execPath, [RELAY, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] })
   let tail = ''

@@ -4,10 +4,11 @@
 // recorded certificate (server/replay/origins.js certs), naming the names
 // that certificate covered. The CA's key is dropped once the leaves are
 // signed (as server/certs.js does for the lanes' CA), so nothing more can
-// ever be signed by it. Chromium trusts the leaves by their SPKI hashes
-// (--ignore-certificate-errors-spki-list, server/certs.js spkiHash), a
-// client by the CA. ECDSA P-256 keys: made in milliseconds, where RSA 2048
-// takes a good part of a second each on this machine's 2 cores.
+// ever be signed by it. Both browsers and any client trust the CA itself
+// (the browsers in their throw-away NSS databases: harness/nss-trust.js);
+// each leaf's SPKI hash (server/certs.js spkiHash) is kept for the record.
+// ECDSA P-256 keys: made in milliseconds, where RSA 2048 takes a good part of
+// a second each on this machine's 2 cores.
 const net = require('node:net')
 const selfsigned = require('selfsigned')
 const { spkiHash } = require('../certs')

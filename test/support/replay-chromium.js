@@ -2,14 +2,14 @@
 
 // A replay of a HAR (server/replay/serve.js) and real Chromium sent to it, as
 // the replay's slow tests open them: the browser reaching the recorded names
-// and ports through --host-resolver-rules and trusting the replay's leaves by
-// their SPKI hashes, over the protocol forced (launchBrowser's protocolArgs, the
+// and ports through --host-resolver-rules and trusting the replay's own CA (in
+// its throw-away NSS database: harness/nss-trust.js), over the protocol forced (launchBrowser's protocolArgs, the
 // switches a site run forces a protocol with). Shared by
 // test/server/replay/slow/replay-chromium.test.js and variants-chromium.test.js.
 const { launchBrowser } = require('./browser')
 const { findChrome, INSTALL_HINT } = require('../../harness/chromium')
 const { archiveFromHar } = require('../../server/replay/archive')
-const { startReplay } = require('../../server/replay/serve')
+const { startReplay, EDGE_PROTOCOLS } = require('../../server/replay/serve')
 const { mayBuildHere, openLink, unavailableReason } = require('../../link/namespace')
 const { parseLinkSpec } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
@@ -22,7 +22,7 @@ function replayInChromiumUnavailable (protocol, link = null) {
   if (!findChrome()) return `no Chrome or Chromium: ${INSTALL_HINT}`
   if (!mayBuildHere()) return 'the replay binds the recorded ports (443, 8443): needs test/run.js\'s private namespace'
   if (link && unavailableReason()) return unavailableReason()
-  if (protocol === 'h3') return edgeUnavailableReason() || null
+  if (EDGE_PROTOCOLS.includes(protocol)) return edgeUnavailableReason() || null
   return null
 }
 
@@ -47,7 +47,10 @@ async function openReplayInChromium (ctx, state, har, { protocol, link = null, .
     addresses = await state.link.addServerAddresses(addressCount(archive))
   }
   state.replay = await startReplay(archive, { protocol, addresses, ...options })
-  state.chrome = await launchBrowser({ spki: state.replay.spki.join(','), protocolArgs: replayChromiumArgs(protocol, state.replay), handleSignals: false, link: state.link || null })
+  // The replay's own CA trusted, as the replay experiment's Chromium trusts it (bench/cells/replay.js), not its leaves' hashes.
+  state.chrome = await launchBrowser({
+    ca: state.replay.caPem, protocolArgs: replayChromiumArgs(protocol, state.replay), handleSignals: false, link: state.link || null
+  })
 }
 
 // The matching after(): closes what openReplayInChromium opened.
