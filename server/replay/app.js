@@ -4,10 +4,14 @@
 // node:http2's compatibility API, spdy and the edge's upstream alike: it
 // finds the recorded entry for the request's origin (its :authority or Host)
 // and path (server/replay/match.js), waits the entry's recorded server time,
-// and answers its status, headers and body as recorded. A request nothing
-// was recorded for gets a 404 with a short text, and is counted per origin
-// and remembered, so a report can name what the page asked that the
-// recording lacks: misses() and served().
+// and answers its status, headers and body as recorded, but for time: its
+// Date, Expires and Last-Modified moved to the moment of the answer (its
+// recorded age and freshness kept), and a conditional GET or HEAD whose
+// validators match the recorded ones answered 304 after the same server
+// time (server/replay/freshness.js). A request nothing was recorded for gets
+// a 404 with a short text, and is counted per origin and remembered, so a
+// report can name what the page asked that the recording lacks: misses() and
+// served() (which counts the 304s too).
 // The server-behaviour variants (server/replay/serve.js chooses them per
 // protocol) change only when the recorded bytes go:
 //   schedule 'fifo' | 'rfc9218'  the headers go when due, the bodies through
@@ -25,7 +29,9 @@
 const { createMatcher } = require('./match')
 const { createScheduler, parsePriority } = require('./schedule')
 const { hintLinks, sendEarlyHints } = require('./early-hints')
+const { shiftedHeaders, lastModifiedOf, notModified, notModifiedHeaders } = require('./freshness')
 
+const TIMES = ['shifted', 'recorded']
 const MISSES_KEPT = 1000 // the (method, url) pairs remembered; the counts go on
 const PRIORITIES_KEPT = 100 // distinct Priority header values counted; later ones count as '(other)'
 
@@ -34,7 +40,12 @@ const PRIORITIES_KEPT = 100 // distinct Priority header values counted; later on
 // moved port back); by default 'https://' + authority, port 443 dropped.
 // `schedule`: null (the protocol server's own scheduling) | 'fifo' | 'rfc9218'; `earlyHints`: send 103s;
 // `clientHeader`: the request header naming the client's connection (the edge's upstream), else none.
-function createReplayApp (archive, { resolveOrigin = defaultOrigin, schedule = null, earlyHints = false, clientHeader = null } = {}) {
+// `time`: 'shifted' (default: the dates moved to each answer's time) | 'recorded' (as recorded, the replay before
+// server/replay/freshness.js; for a comparison). Conditional requests get their 304 either way.
+function createReplayApp (archive, { resolveOrigin = defaultOrigin, schedule = null, earlyHints = false, clientHeader = null, time = 'shifted' } = {}) {
+  if (!TIMES.includes(time)) throw new RangeError(`time ${JSON.stringify(time)} is not one of ${TIMES.join(', ')}`)
+  const clock = { shift: time === 'shifted', startedMs: Date.now() }
+  const notModifiedBy = { etag: 0, date: 0 } // 304s answered, by the condition that gave them
   const matcher = createMatcher(archive)
   const scheduler = schedule ? createScheduler(schedule) : null
   const hints = { responses: 0, links: 0 }
@@ -69,14 +80,25 @@ function createReplayApp (archive, { resolveOrigin = defaultOrigin, schedule = n
       const links = sendEarlyHints(res, hintLinks(entry.response.headers))
       if (links) { hints.responses++; hints.links += links }
     }
-    const timer = setTimeout(() => answer(req, res, entry.response, ticket), entry.serverTimeMs)
+    const timer = setTimeout(() => {
+      const how = answer(req, res, entry, { ticket, clock })
+      if (how) notModifiedBy[how]++
+    }, entry.serverTimeMs)
     res.on('close', () => { // the client went away while we waited (or the answer is complete)
       clearTimeout(timer)
       if (ticket) ticket.cancel()
     })
   }
 
-  app.served = () => ({ total: sum(servedBy), fuzzy, byOrigin: Object.fromEntries(servedBy) })
+  // { total: requests answered from the recording, fuzzy: of them by another query, notModified: of them with a
+  // 304, notModifiedBy: { etag: by If-None-Match, date: by If-Modified-Since }, byOrigin: { origin: total } }
+  app.served = () => ({
+    total: sum(servedBy),
+    fuzzy,
+    notModified: notModifiedBy.etag + notModifiedBy.date,
+    notModifiedBy: { ...notModifiedBy },
+    byOrigin: Object.fromEntries(servedBy)
+  })
   // { hints: { responses: 103s sent, links: Link values in them }, priorities: { header value or '(none)': requests },
   // scheduler: server/replay/schedule.js stats() or null }
   app.variantStats = () => ({ hints: { ...hints }, priorities: Object.fromEntries(priorities), scheduler: scheduler ? scheduler.stats() : null })
@@ -119,13 +141,24 @@ const writerOf = res => ({
   closed: () => Boolean(res.destroyed || res.writableEnded || (res.stream && res.stream.destroyed))
 })
 
-// The recorded status, headers (repeated ones as a list, Set-Cookie above all) and body; with a scheduler's
-// `ticket`, the headers at once and the body when the ticket's turn comes.
-function answer (req, res, response, ticket = null) {
-  if (res.destroyed || res.writableEnded) return
+// The entry's recorded status, headers (repeated ones as a list, Set-Cookie above all) and body; with a
+// scheduler's `ticket`, the headers at once and the body when the ticket's turn comes. `clock`: { shift (the
+// dates moved to now), startedMs (the replay's start) }. Where the request's conditions hold against the recorded
+// validators, a 304 with the headers it must carry and no body instead. → 'etag' | 'date' (a 304, and why) | null.
+function answer (req, res, entry, { ticket = null, clock = { shift: true, startedMs: Date.now() } } = {}) {
+  if (res.destroyed || res.writableEnded) return null
+  const response = entry.response
+  const at = now => clock.shift ? shiftedHeaders(response.headers, { startedMs: entry.startedMs, now }).headers : response.headers
+  const served = at(Date.now())
+  // Last-Modified moves with every answer's Date: the representation's own is the one the replay first gave (at
+  // its start), the earliest a browser can send back in If-Modified-Since.
+  const how = notModified({
+    method: req.method, request: req.headers, response: { status: response.status, headers: served }, lastModifiedMs: lastModifiedOf(at(clock.startedMs))
+  })
+  const status = how ? 304 : response.status
   res.sendDate = false // no Date the recording did not have
   const headers = {}
-  for (const [name, value] of response.headers) {
+  for (const [name, value] of how ? notModifiedHeaders(served) : served) {
     const key = Object.keys(headers).find(k => k.toLowerCase() === name.toLowerCase()) || name
     headers[key] = key in headers ? [].concat(headers[key], value) : value
   }
@@ -136,13 +169,19 @@ function answer (req, res, response, ticket = null) {
       // a name or value this protocol's server refuses: left out
     }
   }
-  if (response.status >= 200 && ![204, 205, 304].includes(response.status)) res.setHeader('content-length', response.body.length)
+  if (status >= 200 && ![204, 205, 304].includes(status)) res.setHeader('content-length', response.body.length)
   // HTTP/2 has no reason phrase (node:http2 warns when given one).
-  if (req.httpVersionMajor === 1 && response.statusText) res.writeHead(response.status, response.statusText)
-  else res.writeHead(response.status)
-  if (!ticket) return res.end(req.method === 'HEAD' ? undefined : response.body)
+  const reason = how ? 'Not Modified' : response.statusText
+  if (req.httpVersionMajor === 1 && reason) res.writeHead(status, reason)
+  else res.writeHead(status)
+  const body = req.method === 'HEAD' || how ? null : response.body
+  if (!ticket) {
+    res.end(body || undefined)
+    return how
+  }
   if (typeof res.flushHeaders === 'function') res.flushHeaders() // HTTP/1.1 holds the head until the first write
-  ticket.send(req.method === 'HEAD' ? null : response.body, writerOf(res))
+  ticket.send(body, writerOf(res))
+  return how
 }
 
 module.exports = { createReplayApp }

@@ -3,10 +3,11 @@
 // A HAR turned into what the replay serves: its origins (from the recorder's
 // log._h2bench, or derived from the entries of a HAR that DevTools saved, each
 // with the sentences saying what was assumed), and its entries in recorded
-// order, each with its servable response (server/replay/response.js) and the
-// server time to wait before answering. server/replay/match.js finds an
-// entry for a request; server/replay/origins.js plans addresses and
-// certificates from the origins.
+// order, each with its servable response (server/replay/response.js), the
+// server time to wait before answering and when it was asked for (the dates
+// the replay moves to each answer's time: server/replay/freshness.js).
+// server/replay/match.js finds an entry for a request;
+// server/replay/origins.js plans addresses and certificates from the origins.
 const fs = require('node:fs')
 const { parseHar, checkHar, HarError } = require('./har-check')
 const { servableResponse } = require('./response')
@@ -116,6 +117,9 @@ function archiveFromHar (har, { file = 'the HAR' } = {}) {
       path: url.pathname + url.search,
       url: url.href,
       serverTimeMs: serverTimeOf(e, originMap.get(origin)),
+      // When it was asked for (ms), for a response recorded without a Date: server/replay/freshness.js moves its
+      // Expires and Last-Modified from here.
+      startedMs: Number.isFinite(Date.parse(e.startedDateTime)) ? Date.parse(e.startedDateTime) : null,
       response
     }
   })

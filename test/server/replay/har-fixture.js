@@ -6,6 +6,10 @@
 // certificate, c.example:8443 had its own; and the same site as DevTools'
 // "Save all as HAR" writes it, without h2bench's fields. BODIES holds each
 // path's decoded bytes, for the tests to compare with what is served.
+// freshnessHar: a page of one origin recorded minutes ago whose
+// subresources' freshness comes from their dates (Last-Modified alone, a
+// short max-age, an Expires) or that must be revalidated (no-cache with an
+// ETag, or with a Last-Modified alone), for server/replay/freshness.js.
 // A real 1×1 PNG (a browser keeps the body of an image it could decode): binary, not UTF-8.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const BODIES = {
@@ -24,14 +28,14 @@ const header = (name, value) => ({ name, value })
 const t0 = Date.parse('2026-11-27T10:00:00.000Z')
 
 // One HAR entry; `h2bench` adds entry._h2bench.
-function entry (i, { url, status = 200, statusText = 'OK', headers = [], body = null, base64 = false, size = null, mimeType = 'text/plain', serverTimeMs = 5, bodyComplete = true, h2bench = true, httpVersion = 'h2', serverIPAddress, connect = -1, ssl = -1 }) {
+function entry (i, { url, status = 200, statusText = 'OK', headers = [], body = null, base64 = false, size = null, mimeType = 'text/plain', serverTimeMs = 5, bodyComplete = true, h2bench = true, httpVersion = 'h2', serverIPAddress, connect = -1, ssl = -1, startedMs = t0 + i * 10 }) {
   const content = { size: size !== null ? size : body ? body.length : 0, mimeType }
   if (body) {
     content.text = base64 ? body.toString('base64') : body.toString('utf8')
     if (base64) content.encoding = 'base64'
   }
   const e = {
-    startedDateTime: new Date(t0 + i * 10).toISOString(),
+    startedDateTime: new Date(startedMs).toISOString(),
     time: 20,
     request: { method: 'GET', url, httpVersion, headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
     response: { status, statusText, httpVersion, headers, cookies: [], content, redirectURL: '', headersSize: -1, bodySize: -1 },
@@ -109,4 +113,68 @@ function devtoolsHar () {
   }
 }
 
-module.exports = { h2benchHar, devtoolsHar, BODIES, SERVER_TIME, PNG }
+// freshnessHar's page and subresources (all of https://a.example), each with what was recorded of its time:
+// `lastModifiedS` (Date − Last-Modified), `expiresS` (Expires − Date), `expires` (a recorded invalid one),
+// `age`, `etag`, `cacheControl`, `link` (a preload: the early-hints variant's 103), `undated` (no Date: Expires and
+// Last-Modified relative to startedDateTime).
+const FRESH_ORIGIN = 'https://a.example'
+const FRESH = {
+  heuristic: { path: '/fresh/heuristic.css', type: 'text/css', lastModifiedS: 3600 }, // fresh for 6 min by heuristic (RFC 9111 §4.2.2)
+  maxAge: { path: '/fresh/max-age.js', type: 'text/javascript', cacheControl: 'max-age=300' },
+  expires: { path: '/fresh/expires.png', type: 'image/png', expiresS: 300 },
+  etag: { path: '/fresh/etag.js', type: 'text/javascript', cacheControl: 'no-cache', etag: '"e1"', link: '</fresh/max-age.js>; rel=preload; as=script' },
+  lastModified: { path: '/fresh/lm.css', type: 'text/css', cacheControl: 'no-cache', lastModifiedS: 2 * 86400 },
+  slow: { path: '/fresh/slow.js', type: 'text/javascript', cacheControl: 'max-age=300', etag: 'W/"slow"', lastModifiedS: 86400, serverTimeMs: 250 },
+  expired: { path: '/fresh/expired.txt', type: 'text/plain', expires: '0', lastModifiedS: 600 },
+  aged: { path: '/fresh/aged.js', type: 'text/javascript', cacheControl: 'max-age=600', age: '100' },
+  undated: { path: '/fresh/undated.css', type: 'text/css', undated: true, expiresS: 300, lastModifiedS: 7200 }
+}
+// The page: one of each that a browser keeps or revalidates (the rest are fetched by the integration test alone).
+const FRESH_PAGE = '<!doctype html><title>fresh</title>' +
+  `<link rel="stylesheet" href="${FRESH.heuristic.path}"><link rel="stylesheet" href="${FRESH.lastModified.path}">` +
+  `<script src="${FRESH.maxAge.path}"></script><script src="${FRESH.etag.path}"></script><img src="${FRESH.expires.path}">\n`
+const freshBody = r => r.type === 'image/png' ? PNG : Buffer.from(r.type === 'text/css' ? `/* ${r.path} */ body { margin: 0 }\n` : `/* ${r.path} */ void 0\n`)
+
+// The recorder's HAR of the fresh page recorded `agoMs` before `now`: the page (no caching headers: fetched again
+// on every view) and FRESH's entries, each with the Date of its start (whole seconds) and its dates relative to it.
+function freshnessHar ({ agoMs = 10 * 60 * 1000, now = Date.now() } = {}) {
+  const recordedAt = now - agoMs
+  const http = ms => new Date(Math.floor(ms / 1000) * 1000).toUTCString()
+  const AB = '93.184.216.34'
+  const list = [{ url: `${FRESH_ORIGIN}/fresh/`, headers: [header('content-type', 'text/html')], body: Buffer.from(FRESH_PAGE), mimeType: 'text/html', serverIPAddress: AB, connect: 30, ssl: 18 }]
+  for (const r of Object.values(FRESH)) {
+    const headers = [header('content-type', r.type)]
+    const started = recordedAt + list.length * 10
+    if (r.cacheControl) headers.push(header('cache-control', r.cacheControl))
+    if (r.etag) headers.push(header('etag', r.etag))
+    if (r.lastModifiedS) headers.push(header('last-modified', http(started - r.lastModifiedS * 1000)))
+    if (r.expiresS) headers.push(header('expires', http(started + r.expiresS * 1000)))
+    if (r.expires) headers.push(header('expires', r.expires))
+    if (r.age) headers.push(header('age', r.age))
+    if (r.link) headers.push(header('link', r.link))
+    const body = freshBody(r)
+    list.push({ url: FRESH_ORIGIN + r.path, headers, body, base64: r.type === 'image/png', mimeType: r.type, serverTimeMs: r.serverTimeMs || 5, serverIPAddress: AB })
+  }
+  const entries = list.map((x, i) => {
+    const startedMs = recordedAt + i * 10
+    const undated = Object.values(FRESH).some(r => r.undated && FRESH_ORIGIN + r.path === x.url)
+    return entry(i, { ...x, startedMs, headers: undated ? x.headers : [header('date', http(startedMs)), ...x.headers] })
+  })
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'h2bench', version: '1' },
+      pages: [{ startedDateTime: new Date(recordedAt).toISOString(), id: 'page_1', title: `${FRESH_ORIGIN}/fresh/`, pageTimings: {} }],
+      entries,
+      _h2bench: {
+        recorder: 'h2bench record',
+        version: 1,
+        recordedAt: new Date(recordedAt).toISOString(),
+        browser: 'Chromium 140.0.0.0',
+        origins: [{ origin: FRESH_ORIGIN, host: 'a.example', port: 443, address: AB, certNames: ['a.example'], certId: 'ef'.repeat(32), rttMs: 12, protocol: 'h2' }]
+      }
+    }
+  }
+}
+
+module.exports = { h2benchHar, devtoolsHar, freshnessHar, BODIES, SERVER_TIME, PNG, FRESH, FRESH_ORIGIN, FRESH_PAGE, freshBody }
