@@ -36,7 +36,8 @@ function replayHosts (replay) {
   return [...byAddress].map(([address, names]) => ({ address, names }))
 }
 
-// Firefox's preferences for a replay over `forced` (h1, h2 or h3: replay-plan.js FORCED's) of the page `url`:
+// Firefox's preferences for a replay over `forced` (h1, h2 or h3: replay-plan.js FORCED's; h2-spdy and h2e force h2,
+// HTTP/3 off, so h2e's edge, which offers h3 too, is spoken to over HTTP/2 on TCP) of the page `url`:
 // force-protocol's for the page, and for h3 every recorded origin mapped to QUIC on its port from its first request
 // (network.http.http3.alt-svc-mapping-for-testing, "host;h3=:port", comma-separated; it maps a host, every port
 // alike: a host recorded on two ports gets the first) and HTTP/3 kept on with the replay's CA in the profile (a root

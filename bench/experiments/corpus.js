@@ -3,8 +3,9 @@
 // Not in the seeds: issue 32's study. A corpus of generated pages whose requests, bytes, origins and server times
 // follow the HTTP Archive / Web Almanac figures (bench/corpus/distributions.js: each figure with its source, and
 // what was assumed where none was found), each page a HAR in the recorder's format, replayed by server/replay
-// over HTTP/1.1 (node:https), HTTP/2 (node:http2) and HTTP/3 (Caddy) behind four links, each load in Chromium
-// cold and as a repeat view (kind replay: bench/cells/replay.js; a cell is one page behind one link). It asks
+// over HTTP/1.1 (node:https), HTTP/2 (node:http2, and h2e: Caddy over TCP, the server of HTTP/3) and HTTP/3
+// (Caddy) behind four links, each load in Chromium cold and as a repeat view (kind replay: bench/cells/replay.js;
+// a cell is one page behind one link). It asks
 // Trevisan et al.'s finding, "HTTP/3 provides sizable benefits only in scenarios with high latency or very poor
 // bandwidth … we do not find benefits in case of high packet loss" (Measuring HTTP/3: Adoption and Performance,
 // MedComNet 2021, arXiv:2102.12358, abstract), of pages like the web's (claims: bench/report/claims/corpus.js).
@@ -17,8 +18,9 @@
 // browsing-campaign/); page load time (onLoad) and visual metrics. The path's own latency, loss and the
 // servers (Google's, Facebook's, Cloudflare's QUIC stacks, and third parties on HTTP/2 or HTTP/1.1 whatever was
 // forced) were the real ones.
-// Ours: generated pages, not real ones, every origin replayed on this machine by one server stack per protocol
-// (node:https, node:http2, Caddy/quic-go in front of node:http), every origin forced to the protocol (theirs:
+// Ours: generated pages, not real ones, every origin replayed on this machine (node:https, node:http2, and Caddy in
+// front of node:http for both HTTP/3 and h2e, so the claims' HTTP/3 against HTTP/2 differs in protocol only, as a
+// site's own servers' would; node:http2 the reference), every origin forced to the protocol (theirs:
 // third parties stayed on what they spoke); the path is the packet-level link alone (link/: no internet, no real
 // loss or cross traffic), the loss down only as theirs was; today's Chromium's HTTP/3 (RFC 9114), not h3-29;
 // onload, cold, on a new browser per repeat as theirs (and a repeat view besides); the verdict engine on 5 or
@@ -28,7 +30,8 @@ const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 
 const SEED = 32 // issue 32
 const PAGES = 10
-const PROTOCOLS = ['h1', 'h2', 'h3']
+// h2e (HTTP/2 from h3's own Caddy) is the claims' HTTP/2; h2 (node:http2) their reference; h1 rows of the tables.
+const PROTOCOLS = ['h1', 'h2', 'h2e', 'h3']
 const VIEWS = ['cold', 'repeat']
 
 // The links: label (the claims select rows by it), the spec, and why. Every cell is behind the link (the same
@@ -76,7 +79,7 @@ function estimateMs (cell) {
 
 module.exports = {
   id: 'corpus',
-  title: 'Generated pages (HTTP Archive / Web Almanac distributions) replayed over HTTP/1.1, HTTP/2 and HTTP/3 behind clean, 4G, 3G and lossy links: Trevisan et al. 2021 (not in all)',
+  title: 'Generated pages (HTTP Archive / Web Almanac distributions) replayed over HTTP/1.1, HTTP/2 (node:http2, and Caddy over TCP: h2e) and HTTP/3 (Caddy) behind clean, 4G, 3G and lossy links: Trevisan et al. 2021, HTTP/3 against HTTP/2 from the same server (not in all)',
   kind: 'replay',
   // Its study takes hours: run by name only.
   inAll: false,

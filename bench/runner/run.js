@@ -56,7 +56,8 @@ async function prepare (opts, argv, { entry } = {}) {
   const own = process.platform === 'linux' && !inPrivateNamespace() && needsOwnNamespace(select(opts.experiments))
   if (needsPrivateNamespace(opts.networks) || own) {
     const oha = needsTool(select(opts.experiments), 'oha') && opts.lanes.includes('h3')
-    const edge = opts.replay && opts.replay.protocols.includes('h3') ? ['h3'] : []
+    // The replay's h3 and h2e are served by Caddy (server/replay/serve.js): built out here for either.
+    const edge = opts.replay ? opts.replay.protocols.filter(p => p === 'h3' || p === 'h2e') : []
     return { code: await buildThenRerun({ lanes: [...new Set([...opts.lanes, ...edge])], oha, nat: Boolean(opts.site && opts.site.link), entry, argv, log }) }
   }
   await preparePrivateNamespace()

@@ -11,6 +11,11 @@
 //            QUIC on UDP (and h2/http/1.1 on TCP, as the h3 lane), one Caddy
 //            per certificate, proxying to one plain HTTP/1.1 replay server
 //            on 127.0.0.1; Caddy passes the client's :authority on as Host.
+//   h2e      h3's edge, the same Caddy in the same configuration (QUIC on UDP
+//            too): the browser is kept off QUIC (bench/cells/replay-plan.js
+//            FORCED), so it speaks HTTP/2 over TCP to the server that serves
+//            h3, as lane h2e does to lane h3's: h3 against h2e differs in
+//            protocol only.
 // Behind a packet-level link the listeners take the link's addresses instead
 // (`addresses`: link/namespace.js addServerAddresses, origins.js addressCount
 // of them), so the browser in the link's namespace reaches every origin
@@ -21,7 +26,7 @@
 // `variant` says how the server behaves (server/replay/app.js; VARIANT_NOTES
 // below says what each does per protocol): plain (the protocol server's own
 // scheduling), fifo, rfc9218 (server/replay/schedule.js), early-hints
-// (server/replay/early-hints.js). For h3 Caddy passes each request's client
+// (server/replay/early-hints.js). For h3 and h2e Caddy passes each request's client
 // address (X-H2bench-Client: the QUIC or TCP peer), so the upstream can
 // schedule per client connection; the app removes it before answering.
 const { once } = require('node:events')
@@ -31,8 +36,10 @@ const { planReplay } = require('./origins')
 const { makeReplayCertificates } = require('./ca')
 const { createReplayApp } = require('./app')
 
-const PROTOCOLS = ['h1', 'h2', 'h2-spdy', 'h3']
-const ALPN = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' }
+const PROTOCOLS = ['h1', 'h2', 'h2-spdy', 'h2e', 'h3']
+const ALPN = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h2e: 'h2', h3: 'h3' }
+// The protocols the Caddy edge serves (startEdge), in one configuration for both.
+const EDGE_PROTOCOLS = ['h2e', 'h3']
 const VARIANTS = ['plain', 'fifo', 'rfc9218', 'early-hints']
 // The request header Caddy names the client's connection in (proxyTo), for the upstream's scheduler.
 const CLIENT_HEADER = 'x-h2bench-client'
@@ -45,6 +52,7 @@ function variantNote (variant, protocol) {
   if (variant === 'rfc9218' && protocol === 'h3') {
     return 'rfc9218 at the edge\'s upstream, per client connection; quic-go (Caddy) schedules by the same Priority header itself, also in plain'
   }
+  if ((variant === 'fifo' || variant === 'rfc9218') && protocol === 'h2e') return `${variant} at the edge's upstream, per client connection (the browser's TCP connection to Caddy)`
   if (variant === 'early-hints' && protocol === 'h1') return 'early-hints over HTTP/1.1: 103s are sent, but Chromium acts on them only over HTTP/2 and HTTP/3'
   return null
 }
@@ -54,7 +62,7 @@ function variantRefusal (variant, protocol) {
   if (!VARIANTS.includes(variant)) return `variant ${JSON.stringify(variant)} is not one of ${VARIANTS.join(', ')}`
   if (variant === 'early-hints' && protocol === 'h2-spdy') {
     return 'variant early-hints cannot run over h2-spdy: spdy has no HTTP/2 103 (its writeEarlyHints writes the hint as HTTP/1.1 text ' +
-      'into the response body); it runs over h1, h2 and h3'
+      'into the response body); it runs over h1, h2, h2e and h3'
   }
   return null
 }
@@ -105,12 +113,13 @@ function nodeServer (protocol, handler, tls) {
 
 // archive (server/replay/archive.js) → { protocol, variant, variantNote, origins, hostResolverRules, spki, caPem,
 // certificates, app, plan, edge, close() }.
-// options: protocol 'h1'|'h2'|'h2-spdy'|'h3'; ports: { origin: port } or origin => port (see namespaceRefusal);
+// options: protocol 'h1'|'h2'|'h2-spdy'|'h2e'|'h3'; ports: { origin: port } or origin => port (see namespaceRefusal);
 // addresses: the addresses to listen on, in order, instead of 127.0.1.x (a link's); certificates: replayCertificates'
 // of the same archive, to serve the same leaves again (a cell starts a replay per repeat and protocol), else new ones;
 // variant: 'plain' (default) | 'fifo' | 'rfc9218' | 'early-hints' (VARIANTS; the result's variantNote says what it
-// does over this protocol where that is not just its name, and app.variantStats() counts what it did).
-async function startReplay (archive, { protocol = 'h2', ports = null, addresses = null, certificates = null, variant = 'plain' } = {}) {
+// does over this protocol where that is not just its name, and app.variantStats() counts what it did); time: 'shifted'
+// (default: Date, Expires and Last-Modified moved to each answer's time) | 'recorded' (server/replay/app.js).
+async function startReplay (archive, { protocol = 'h2', ports = null, addresses = null, certificates = null, variant = 'plain', time = 'shifted' } = {}) {
   if (!PROTOCOLS.includes(protocol)) throw new ReplayError(`protocol ${JSON.stringify(protocol)} is not one of ${PROTOCOLS.join(', ')}`, { status: 400 })
   const refused = variantRefusal(variant, protocol)
   if (refused) throw new ReplayError(refused, { status: 400 })
@@ -142,13 +151,14 @@ async function startReplay (archive, { protocol = 'h2', ports = null, addresses 
     resolveOrigin,
     schedule: (variant === 'fifo' || variant === 'rfc9218') && protocol !== 'h1' ? variant : null,
     earlyHints: variant === 'early-hints',
-    clientHeader: protocol === 'h3' ? CLIENT_HEADER : null
+    time,
+    clientHeader: EDGE_PROTOCOLS.includes(protocol) ? CLIENT_HEADER : null
   })
   const closers = []
   const close = () => Promise.all(closers.splice(0).map(c => c()))
   let edge = null
   try {
-    if (protocol === 'h3') {
+    if (EDGE_PROTOCOLS.includes(protocol)) {
       edge = await startEdge(plan, certs, app, closers)
     } else {
       for (const l of plan.listeners) {
@@ -205,8 +215,9 @@ const proxyTo = dial => [
   }
 ]
 
-// h3: the replay handler on one plain HTTP/1.1 server on 127.0.0.1, and one
-// Caddy per certificate on its listeners' addresses and ports.
+// h3 and h2e: the replay handler on one plain HTTP/1.1 server on 127.0.0.1, and one
+// Caddy per certificate on its listeners' addresses and ports, offering h1, h2 and h3 whichever was asked (h2e's
+// browser is kept off QUIC, and so speaks h2 over TCP to the same server).
 async function startEdge (plan, certs, app, closers) {
   const { startCaddy, EDGE_APP_BACKLOG } = require('../edge/caddy')
   const upstream = require('../lanes/h3-caddy').createServer(app)
@@ -225,4 +236,4 @@ async function startEdge (plan, certs, app, closers) {
   return { upstream: dial, caddys: caddys.map(c => ({ pid: c.pid, version: c.version, warning: c.warning })) }
 }
 
-module.exports = { startReplay, replayCertificates, namespaceRefusal, variantRefusal, variantNote, ReplayError, PROTOCOLS, VARIANTS }
+module.exports = { startReplay, replayCertificates, namespaceRefusal, variantRefusal, variantNote, ReplayError, PROTOCOLS, EDGE_PROTOCOLS, VARIANTS }

@@ -19,6 +19,7 @@ const { parseLinkSpec } = require('../../link/spec')
 const { verdicts } = require('../../bench/report/runner/report-verdicts')
 const { withRatios } = require('../../bench/report/runner/conclusions')
 const { row } = require('../../bench/cells/helpers')
+const claims = require('../../bench/report/claims/corpus')
 
 const N = 2000
 const plans = Array.from({ length: N }, (_, i) => planPage(7, i))
@@ -192,7 +193,8 @@ describe('corpus: the experiment (bench/experiments/corpus.js) and its claims (b
     assert.equal(cells.length, 40)
     assert.deepEqual([...new Set(cells.map(c => c.link))], ['rtt=20ms', 'Fast 4G', 'Regular 3G', 'rtt=20ms,loss.down=5%'])
     for (const c of cells) {
-      assert.deepEqual(c.protocols, ['h1', 'h2', 'h3'])
+      // h2e beside h3: HTTP/2 over TCP from the same Caddy, the claims' other side; h2 (node:http2) their reference.
+      assert.deepEqual(c.protocols, ['h1', 'h2', 'h2e', 'h3'])
       assert.equal(c.url, 'https://www.corpus.example/')
       assert.doesNotThrow(() => parseLinkSpec(c.link, { traces: false }))
       assert.equal(c.har, null)
@@ -213,15 +215,16 @@ describe('corpus: the experiment (bench/experiments/corpus.js) and its claims (b
     assert.equal(smoke[0].pageRequests, D.REQUESTS.percentiles[10])
   })
 
-  // Rows as bench/cells/replay.js makes them (site's rows: lane the protocol, mode the view, linkSpec the link's).
+  // Rows as bench/cells/replay.js makes them (site's rows: lane the protocol, mode the view, linkSpec the link's):
+  // per link [h3, h2e, h2] cold onload medians (h2, node:http2, as h2e's unless given).
   function rows (byLink) {
     const out = []
     e.LINKS.forEach((link, li) => {
-      const [h3, h2] = byLink[link.label] || [null, null]
+      const [h3, h2e, h2 = h2e] = byLink[link.label] || [null, null]
       for (let page = 0; page < 2; page++) {
-        const cell = { url: 'https://www.corpus.example/', preset: `${link.label} · page ${page + 1}`, link: link.spec, protocols: ['h1', 'h2', 'h3'] }
+        const cell = { url: 'https://www.corpus.example/', preset: `${link.label} · page ${page + 1}`, link: link.spec, protocols: ['h1', 'h2', 'h2e', 'h3'] }
         const index = li * 2 + page
-        for (const [lane, ms] of [['h1', 1500], ['h2', h2], ['h3', h3]]) {
+        for (const [lane, ms] of [['h1', 1500], ['h2', h2], ['h2e', h2e], ['h3', h3]]) {
           if (ms === null) continue
           for (const mode of ['cold', 'repeat']) {
             const samples = [0.99, 1.01, 1, 0.995, 1.005].map(f => ms * f)
@@ -233,12 +236,35 @@ describe('corpus: the experiment (bench/experiments/corpus.js) and its claims (b
     return withRatios(out)
   }
 
-  it('the four claims hold as Trevisan et al. found when h3 wins at 4G and 3G and ties on the clean and lossy links; not when it loses there; not measured without rows', () => {
+  it('four claims of h3 against h2e (the same Caddy: protocol only), then the same four against node:http2 as references of their own (protocol and server), each naming what its sides differ in', () => {
+    assert.equal(claims.length, 8)
+    assert.deepEqual(claims.map(c => [c.b.lane, c.a.lane]), [...Array(4).fill(['h3', 'h2e']), ...Array(4).fill(['h3', 'h2'])])
+    for (const c of claims.slice(0, 4)) {
+      assert.doesNotMatch(c.text, /^Reference/)
+      assert.match(c.text, /; the sides differ in protocol only \(h3 against h2e: the same Caddy, QUIC against TCP\)$/)
+    }
+    claims.slice(4).forEach((c, i) => {
+      assert.match(c.text, /^Reference: .* HTTP\/3 from Caddy loads the pages .* HTTP\/2 from node:http2; the sides differ in protocol and server \(h3 against h2: Caddy over QUIC against node:http2\)$/)
+      assert.equal(c.form, claims[i].form)
+      assert.deepEqual(c.source, claims[i].source)
+    })
+  })
+
+  it('the claims hold as Trevisan et al. found when h3 wins at 4G and 3G and ties on the clean and lossy links; not when it loses there; not measured without rows', () => {
     const found = verdicts(e, rows({ clean: [1000, 1000], '4G': [2000, 3000], '3G': [8000, 12000], lossy: [1500, 1500] }))
-    assert.deepEqual(found.map(v => v.status), ['reproduced', 'reproduced', 'reproduced', 'reproduced'], found.map(v => v.detail).join('\n'))
+    assert.deepEqual(found.map(v => v.status), Array(8).fill('reproduced'), found.map(v => v.detail).join('\n'))
     const against = verdicts(e, rows({ clean: [700, 1000], '4G': [3000, 2000], '3G': [12000, 8000], lossy: [1000, 1500] }))
-    assert.deepEqual(against.map(v => v.status), ['not reproduced', 'not reproduced', 'not reproduced', 'not reproduced'])
-    assert.deepEqual(verdicts(e, rows({})).map(v => v.status), ['not measured', 'not measured', 'not measured', 'not measured'])
-    assert.match(found[0].detail || '', /4G/)
+    assert.deepEqual(against.map(v => v.status), Array(8).fill('not reproduced'))
+    assert.deepEqual(verdicts(e, rows({})).map(v => v.status), Array(8).fill('not measured'))
+    assert.match(found[0].detail || '', /4G \(.*\): h3's cold onload over h2e's per page 4G · page 1 0\.67×/)
+    assert.match(found[4].detail || '', /h3's cold onload over h2's per page/)
+  })
+
+  it('where the server, not the protocol, makes the difference (h3 ties h2e, node:http2 slower): the same-server claims and the references part', () => {
+    const found = verdicts(e, rows({ clean: [1000, 1000, 1400], '4G': [2000, 2000, 3000], '3G': [8000, 8000, 12000], lossy: [1500, 1500, 2000] }))
+    assert.deepEqual(found.map(v => v.status), ['not reproduced', 'not reproduced', 'reproduced', 'reproduced', 'reproduced', 'reproduced', 'not reproduced', 'not reproduced'], found.map(v => `${v.text}: ${v.status}`).join('\n'))
+    // Without h2e (a run of --protocols h1,h2,h3): the same-server claims not measured, the references judged.
+    const noEdge = verdicts(e, rows({ clean: [1000, 1000], '4G': [2000, 3000], '3G': [8000, 12000], lossy: [1500, 1500] }).filter(r => r.lane !== 'h2e'))
+    assert.deepEqual(noEdge.map(v => v.status), [...Array(4).fill('not measured'), ...Array(4).fill('reproduced')])
   })
 })

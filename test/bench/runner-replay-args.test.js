@@ -1,7 +1,7 @@
 'use strict'
 
 // The replay experiment's command line (bench/runner/run-args.js replayOf): --har read and checked before anything
-// runs, --protocols of the replay's own (h2-spdy too), and every combination it cannot run refused with one line
+// runs, --protocols of the replay's own (h2-spdy and h2e too), and every combination it cannot run refused with one line
 // (exit 2), saying why.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -29,12 +29,14 @@ describe('runner: replay --har on the command line', () => {
   })
   after(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-  it('--har (made absolute) with its pages and recordedAt; --protocols default h1,h2,h3, h2-spdy allowed, in registry order', () => {
+  it('--har (made absolute) with its pages and recordedAt; --protocols default h1,h2,h2e,h3 (h3 meets HTTP/2 from its own server), h2-spdy allowed, in registry order', () => {
     const rel = path.relative(process.cwd(), har)
     const o = parseRunArgs(['replay', '--har', rel])
-    assert.deepEqual(o.replay, { har, protocols: ['h1', 'h2', 'h3'], pages: ['https://a.example/'], recordedAt: '2026-11-27T10:00:00.000Z' })
+    assert.deepEqual(o.replay, { har, protocols: ['h1', 'h2', 'h2e', 'h3'], pages: ['https://a.example/'], recordedAt: '2026-11-27T10:00:00.000Z' })
     assert.equal(o.site, null)
     assert.deepEqual(parseRunArgs(['replay', '--har', har, '--protocols', 'h3,h2-spdy,h1']).replay.protocols, ['h1', 'h2-spdy', 'h3'])
+    assert.deepEqual(parseRunArgs(['replay', '--har', har, '--protocols', 'h3,h2e,h2-spdy,h2']).replay.protocols, ['h2', 'h2-spdy', 'h2e', 'h3'])
+    assert.match(HELP.replace(/\s+/g, ' '), /h2e \(HTTP\/2 over TCP from h3's own Caddy: h3 against h2e differs in protocol only\), h3 \(default h1,h2,h2e,h3\)/)
     // A DevTools HAR is replayed too (what it assumed is the rows' to say).
     assert.equal(parseRunArgs(['replay', '--har', devtools]).replay.recordedAt, '2026-11-27T10:00:00.000Z')
     assert.equal(parseRunArgs(['delay']).replay, null)
@@ -43,7 +45,7 @@ describe('runner: replay --har on the command line', () => {
   it('one cell per recorded page, of kind replay, not in all; the runner goes into its private namespace for it', () => {
     const replay = parseRunArgs(['replay', '--har', har]).replay
     const [experiment] = select(['replay'], { replay })
-    assert.deepEqual(experiment.cells, [{ url: 'https://a.example/', preset: 'https://a.example/', har, protocols: ['h1', 'h2', 'h3'] }])
+    assert.deepEqual(experiment.cells, [{ url: 'https://a.example/', preset: 'https://a.example/', har, protocols: ['h1', 'h2', 'h2e', 'h3'] }])
     assert.ok(!select(['all']).some(e => e.id === 'replay'))
     assert.equal(needsOwnNamespace(select(['replay'])), true)
     assert.equal(needsOwnNamespace(select(['delay', 'site'])), false)
@@ -93,7 +95,7 @@ describe('runner: replay --har on the command line', () => {
     [['replay', '--har', 'NOT'], /^--har: .*not\.har: log\.entries is missing: not a HAR 1\.2 that h2bench can replay/],
     [['delay', '--har', 'SITE'], /--har is the replay experiment's: npm run bench -- replay --har site.har/],
     [['replay', 'site', '--har', 'SITE', '--url', 'https://example.com/'], /replay runs alone: --har with site/],
-    [['replay', '--har', 'SITE', '--protocols', 'h2,quic'], /--protocols must list h1, h2, h2-spdy, h3 \(comma-separated\) for replay; got "h2,quic"/],
+    [['replay', '--har', 'SITE', '--protocols', 'h2,quic'], /--protocols must list h1, h2, h2-spdy, h2e, h3 \(comma-separated\) for replay; got "h2,quic"/],
     [['replay', '--har', 'SITE', '--link', 'rtt=nope'], /^--link: /],
     [['replay', '--har', 'SITE', '--network', 'link'], /replay and --network link/],
     [['replay', '--har', 'SITE', '--ca', 'ca.pem'], /replay and --ca/],

@@ -18,7 +18,8 @@ const { mayBuildHere } = require('../../link/namespace')
 const { h2benchHar, PNG, BODIES } = require('../server/replay/har-fixture')
 
 const RUN = path.join(__dirname, '..', '..', 'bin', 'h2bench-run.js')
-const WIRE = { h1: 'http/1.1', h2: 'h2', h3: 'h3' }
+// The protocol on the wire of each replay protocol (h2-spdy and h2e are HTTP/2 from spdy and from h3's Caddy).
+const WIRE = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h2e: 'h2', h3: 'h3' }
 const PAGE = '<!doctype html><title>replay</title><script src="/app.js?v=1"></script>' +
   '<img src="https://b.example/logo.png"><link rel="stylesheet" href="https://c.example:8443/gone">\n'
 // The page's requests and each one's body as served (decoded, identity: no content-encoding left in the HAR).

@@ -1,8 +1,8 @@
 'use strict'
 
 // corpus's tables (bench/experiments/corpus.js): first the pages generated (each HAR's requests, bytes and link),
-// then replay's (bench/report/tables/replay.js: what the replay served per load, its fidelity, site's tables of
-// the loads).
+// then replay's (bench/report/tables/replay.js: what the replay served per load, h3 against h2e (one Caddy) and the
+// references h2 and h2-spdy per cell and view, its fidelity, site's tables of the loads).
 const replayTables = require('./replay')
 
 module.exports = function tables (rows) {

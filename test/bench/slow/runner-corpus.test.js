@@ -2,7 +2,8 @@
 
 // `npm run bench -- corpus --smoke`, the real command (bin/h2bench-run.js): the corpus's smoke cells, one
 // generated page at p10 of the Web Almanac's requests and bytes (bench/corpus/) behind the clean and the lossy
-// link, replayed over h1, h2 and h3 (Caddy), each load in Chromium cold and as a repeat view. What must hold:
+// link, replayed over h1, h2, h2e (h3's Caddy over TCP) and h3 (Caddy), each load in Chromium cold and as a repeat
+// view. What must hold:
 // exit 0 and a results.json of its schema; a row per link, protocol and view, over the protocol forced; every
 // cold load's every request answered by the replay (entries served = the HAR's entries, 0 misses; a repeat view
 // may take some from its cache, still none missed); the claims present, each with a status of the engine's.
@@ -19,9 +20,10 @@ const { runNode } = require('../../support/run-node')
 const claims = require('../../../bench/report/claims/corpus')
 
 const RUN = path.join(__dirname, '..', '..', '..', 'bin', 'h2bench-run.js')
-const WIRE = { h1: 'http/1.1', h2: 'h2', h3: 'h3' }
+const { WIRE } = require('../../support/replay-run')
+const { PROTOCOLS } = require('../../../bench/experiments/corpus')
 
-describe('npm run bench -- corpus --smoke (the real command: a generated page behind two links over h1, h2 and h3)', function () {
+describe('npm run bench -- corpus --smoke (the real command: a generated page behind two links over h1, h2, h2e and h3)', function () {
   this.timeout(600000)
   let dir = null
   let result = null
@@ -47,7 +49,8 @@ describe('npm run bench -- corpus --smoke (the real command: a generated page be
     assert.equal(result.code, 0, result.stderr)
     assert.deepEqual(validateResults(json), [])
     const keys = json.results.map(r => `${claims.labelOf(r)} ${r.lane} ${r.mode}`)
-    assert.deepEqual(keys, ['clean', 'lossy'].flatMap(l => ['h1', 'h2', 'h3'].flatMap(p => [`${l} ${p} cold`, `${l} ${p} repeat`])))
+    assert.deepEqual(PROTOCOLS, ['h1', 'h2', 'h2e', 'h3'])
+    assert.deepEqual(keys, ['clean', 'lossy'].flatMap(l => PROTOCOLS.flatMap(p => [`${l} ${p} cold`, `${l} ${p} repeat`])))
     for (const r of json.results) {
       assert.equal(r.experiment, 'corpus')
       assert.equal(r.network, 'link', r.preset)
@@ -74,7 +77,7 @@ describe('npm run bench -- corpus --smoke (the real command: a generated page be
     }
   })
 
-  it('report.md holds the four claims, each with a status of the engine\'s', () => {
+  it('report.md holds the claims (h3 against h2e, then against node:http2 as references), each with a status of the engine\'s, and the table of h3 against each HTTP/2', () => {
     const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8')
     assert.match(md, /## corpus: /)
     for (const c of claims) {
@@ -82,5 +85,8 @@ describe('npm run bench -- corpus --smoke (the real command: a generated page be
       assert.ok(line, `report.md names the claim "${c.text}"`)
       assert.ok(STATUS_WORDS.some(w => line.includes(w)), `no status on: ${line}`)
     }
+    assert.match(md, /HTTP\/3 against HTTP\/2: h3's onload median \(ms\) against h2e, the same Caddy over TCP/)
+    // h3 and h2e from one Caddy: the rows name the same one.
+    assert.deepEqual([...new Set(json.results.filter(r => ['h2e', 'h3'].includes(r.lane)).map(r => r.replay.caddy))].length, 1)
   })
 })

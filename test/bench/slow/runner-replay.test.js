@@ -4,23 +4,25 @@
 // HAR of three origins built here (test/server/replay/har-fixture.js's
 // recorder HAR, its page now loading one resource of each origin, nothing
 // else in it): a.example and b.example on one address and certificate,
-// c.example:8443 on its own. Replayed over h1, h2 and h3 (Caddy), twice,
-// alternating. What must hold whatever the figures: every load good, every
+// c.example:8443 on its own. Replayed over h1, h2, h2e and h3 (h2e and h3
+// one Caddy), twice, alternating. What must hold whatever the figures: every load good, every
 // request over the protocol forced (or a repeat view's from the cache), each
 // cold load's requests and body bytes those of the HAR, the replay missing
-// nothing (a favicon at most), and the report naming the HAR replayed. Then
+// nothing (a favicon at most), the report naming the HAR replayed, and h3
+// set against h2e from the one Caddy, node:http2 a reference. Then
 // the same HAR less one entry (the script): that request is a miss, counted and named.
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { validateResults } = require('../../../bench/report/runner/results-schema')
 const { edgeUnavailableReason } = require('../../../server/edge/caddy')
+const { STATUS_WORDS } = require('../../../bench/report/claims/judge')
 const { runNode } = require('../../support/run-node')
 const { replayRun, skipUnlessReplayRuns, assertLoadsGood, siteHar, favicon, LOADED, BODY_BYTES, ORIGINS, RUN } = require('../../support/replay-run')
 
 const REPEATS = 2
 
-describe('npm run bench -- replay --har … (the real command, three origins over h1, h2 and h3)', function () {
+describe('npm run bench -- replay --har … (the real command, three origins over h1, h2, h2e and h3)', function () {
   this.timeout(600000)
   let run = null
   let dir = null
@@ -28,12 +30,12 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
   let result = null
   let json = null
   let report = null
-  let protocols = ['h1', 'h2', 'h3']
+  let protocols = ['h1', 'h2', 'h2e', 'h3']
 
   before(async function () {
     skipUnlessReplayRuns(this)
     if (edgeUnavailableReason()) {
-      process.stdout.write(`      (h3 left out: ${edgeUnavailableReason()})\n`)
+      process.stdout.write(`      (h3 and h2e left out: ${edgeUnavailableReason()})\n`)
       protocols = ['h1', 'h2']
     }
     run = replayRun('h2bench-runner-replay-');
@@ -89,6 +91,22 @@ describe('npm run bench -- replay --har … (the real command, three origins ove
   it('the report says it replayed that HAR: file, when recorded, pages', () => {
     assert.match(report, new RegExp(`Replay of ${harFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: recorded 2026-11-27T10:00:00.000Z`))
     assert.match(report, /1 page, 4 entries for the replay to serve from loopback as recorded/)
+  })
+
+  it('h3 against h2e from one Caddy (the same version on both sides\' rows), node:http2 a reference: the table and the claims, each with the engine\'s status', function () {
+    if (!protocols.includes('h3')) this.skip()
+    const caddys = json.results.filter(r => ['h2e', 'h3'].includes(r.lane)).map(r => r.replay.caddy)
+    assert.equal(caddys.length, 4)
+    assert.ok(caddys.every(c => c && c === caddys[0]), JSON.stringify(caddys))
+    assert.ok(json.results.filter(r => !['h2e', 'h3'].includes(r.lane)).every(r => r.replay.caddy === undefined))
+    assert.match(report, /HTTP\/3 against HTTP\/2: h3's onload median \(ms\) against h2e, the same Caddy over TCP/)
+    assert.match(report, /\| https:\/\/a\.example\/ \| cold \| h2e \| protocol only/)
+    assert.match(report, /\| https:\/\/a\.example\/ \| cold \| h2 \(reference\) \| protocol and server/)
+    for (const text of [/Replayed from one server, HTTP\/3 loads the page/, /Reference: replayed, HTTP\/3 from Caddy loads the page \(onload\) faster than HTTP\/2 from node:http2/]) {
+      const line = report.split('\n').find(l => text.test(l))
+      assert.ok(line, `no claim matching ${text}`)
+      assert.ok(STATUS_WORDS.some(w => line.includes(w)), `no status on: ${line}`)
+    }
   })
 
   it('--from rebuilds the same report from results.json alone (the replay\'s cells from its environment)', async () => {

@@ -3,7 +3,7 @@
 // server/replay/serve.js end to end: the constructed three-origin site
 // (test/server/replay/har-fixture.js: a.example and b.example shared an
 // address and a certificate, c.example:8443 had its own) replayed over h1,
-// h2 (node:http2), h2-spdy and h3 (Caddy), fetched by real clients that
+// h2 (node:http2), h2-spdy, h2e (h3's Caddy, over TCP) and h3 (Caddy), fetched by real clients that
 // trust only the replay's CA and connect to the planned addresses by name:
 // node:https and node:http2 (their connection made to the plan's address,
 // SNI the recorded name), and h3get over QUIC. Each protocol: the recorded
@@ -12,6 +12,8 @@
 // (a lower bound), the recorded order of repeated requests, 404s counted
 // and named, and one leaf covering both names that shared a certificate
 // (so a browser may coalesce them; over h2 one connection serves both).
+// h2e is h3's server: the same Caddy binary and configuration (it answers
+// QUIC too, and announces it), spoken to over HTTP/2 on TCP.
 // In test/run.js's private namespace the origins listen on their recorded
 // ports (443, 8443), and h2 and h3 run again with them moved to free ports
 // (the replay maps the moved :authority back); outside one, always moved.
@@ -25,7 +27,7 @@ const { performance } = require('node:perf_hooks')
 const { archiveFromHar } = require('../../../../server/replay/archive')
 const { startReplay, replayCertificates } = require('../../../../server/replay/serve')
 const { mayBuildHere } = require('../../../../link/namespace')
-const { freePort, edgeUnavailableReason } = require('../../../../server/edge/caddy')
+const { freePort, edgeUnavailableReason, caddyVersion } = require('../../../../server/edge/caddy')
 const { h3get, useH3Client } = require('../../../support/clients')
 const { h2benchHar, BODIES, PNG, SERVER_TIME } = require('../har-fixture')
 
@@ -103,10 +105,12 @@ async function h3Fetch (replay, origin, path) {
   return { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64'), ms: r.timings.headersMs, alpn: r.alpn, proto: r.proto }
 }
 
-const FETCH = { h1: h1Fetch, h2: h2Fetch, 'h2-spdy': h2Fetch, h3: h3Fetch }
-// Headers the protocol's server adds that were not recorded: HTTP/1.1's connection management; Go's Date at the edge.
-const SERVER_ADDS = { h1: ['connection', 'keep-alive'], h2: [], 'h2-spdy': [], h3: ['date'] }
-const ALPN = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' }
+const FETCH = { h1: h1Fetch, h2: h2Fetch, 'h2-spdy': h2Fetch, h2e: h2Fetch, h3: h3Fetch }
+// Headers the protocol's server adds that were not recorded: HTTP/1.1's connection management; Go's Date at the
+// edge, and over TCP its Alt-Svc for its own h3.
+const SERVER_ADDS = { h1: ['connection', 'keep-alive'], h2: [], 'h2-spdy': [], h2e: ['date', 'alt-svc'], h3: ['date'] }
+const ALPN = { h1: 'http/1.1', h2: 'h2', 'h2-spdy': 'h2', h2e: 'h2', h3: 'h3' }
+const EDGE = ['h2e', 'h3'] // served by Caddy
 
 // The origins' ports: recorded in a private namespace (unless `moved`), else free ones (>= 1024) on the plan's addresses.
 async function portsHere (moved) {
@@ -118,7 +122,7 @@ async function portsHere (moved) {
 
 // Each protocol on the recorded ports; h2 and h3 also with the ports moved (as a test outside a namespace
 // must): the :authority then carries the moved port, and the replay maps it back to the recorded origin.
-const CASES = [...['h1', 'h2', 'h2-spdy', 'h3'].map(protocol => ({ protocol, moved: false })), { protocol: 'h2', moved: true }, { protocol: 'h3', moved: true }]
+const CASES = [...['h1', 'h2', 'h2-spdy', 'h2e', 'h3'].map(protocol => ({ protocol, moved: false })), { protocol: 'h2', moved: true }, { protocol: 'h3', moved: true }]
 for (const { protocol, moved } of CASES) {
   describe(`server/replay/serve.js: the three-origin site replayed over ${protocol}${moved ? ', its ports moved' : ''}`, function () {
     this.timeout(60000)
@@ -127,9 +131,9 @@ for (const { protocol, moved } of CASES) {
     const fetch = (origin, path) => FETCH[protocol](replay, origin, path)
     let replay = null
 
-    if (protocol === 'h3') useH3Client()
+    if (EDGE.includes(protocol)) useH3Client()
     before(async function () {
-      if (protocol === 'h3' && edgeUnavailableReason()) this.skip()
+      if (EDGE.includes(protocol) && edgeUnavailableReason()) this.skip()
       replay = await startReplay(archive, { protocol, ports: await portsHere(moved) })
     })
     after(() => replay && replay.close())
@@ -158,7 +162,7 @@ for (const { protocol, moved } of CASES) {
       assert.equal(Number(res.headers['content-length']), res.body.length)
       // The server waited the recorded 150 ms before answering (the timer's 1 ms granularity allowed for).
       assert.ok(res.ms >= SERVER_TIME[`${A}/`] - 1, `answered after ${res.ms} ms`)
-      if (protocol !== 'h3') assert.equal(res.headers.date, undefined) // none was recorded
+      if (!EDGE.includes(protocol)) assert.equal(res.headers.date, undefined) // none was recorded
     })
 
     it('a brotli script and a binary image (other origin, same address) byte for byte; the recorded Alt-Svc dropped', async () => {
@@ -170,8 +174,10 @@ for (const { protocol, moved } of CASES) {
       assert.equal(png.headers.etag, '"png1"')
       assert.deepEqual(png.body, PNG)
       assert.ok(png.ms >= SERVER_TIME[`${B}/logo.png`] - 1, `answered after ${png.ms} ms`)
-      // h3: Caddy announces its own h3 for the port it serves; never the recorded value for another port.
-      if (protocol !== 'h3' || png.headers['alt-svc'] === undefined) assert.equal(png.headers['alt-svc'], undefined)
+      // h3: Caddy announces its own h3 for the port it serves; never the recorded value for another port. h2e: the
+      // same Caddy announces it over TCP (the browser, kept off QUIC, stays on HTTP/2).
+      if (protocol === 'h2e') assert.match(png.headers['alt-svc'], new RegExp(`^h3=":${target(replay, B).port}"`))
+      else if (protocol !== 'h3' || png.headers['alt-svc'] === undefined) assert.equal(png.headers['alt-svc'], undefined)
       else assert.match(png.headers['alt-svc'], new RegExp(`^h3=":${target(replay, B).port}"`))
     })
 
@@ -240,7 +246,7 @@ for (const { protocol, moved } of CASES) {
       assert.equal(cert.checkHost('b.example'), 'b.example')
       assert.equal(cert.checkHost('c.example'), undefined)
       assert.ok(replay.spki.includes(crypto.createHash('sha256').update(cert.publicKey.export({ type: 'spki', format: 'der' })).digest('base64')))
-      if (protocol === 'h2' || protocol === 'h2-spdy') {
+      if (ALPN[protocol] === 'h2') {
         // One HTTP/2 connection to a.example serves b.example's image as well.
         const s = h2Session(replay, A)
         try {
@@ -251,6 +257,20 @@ for (const { protocol, moved } of CASES) {
         }
       }
     })
+
+    if (EDGE.includes(protocol) && !moved) {
+      it('the edge: one Caddy per certificate, the Caddy found here (the same binary for h3 and h2e), offering h1, h2 and h3 whichever protocol was asked', async () => {
+        const version = caddyVersion()
+        assert.ok(version, 'caddy version')
+        assert.equal(replay.edge.caddys.length, 2)
+        for (const c of replay.edge.caddys) assert.equal(c.version, version)
+        // h3's server: the h2e replay answers QUIC too, the same bytes; h3's answers HTTP/2 over TCP alike.
+        const [quic, tcp] = await Promise.all([h3Fetch(replay, B, '/logo.png'), h2Fetch(replay, B, '/logo.png')])
+        assert.deepEqual([quic.alpn, tcp.alpn], ['h3', 'h2'])
+        assert.deepEqual(quic.body, PNG)
+        assert.deepEqual(tcp.body, PNG)
+      })
+    }
   })
 }
 

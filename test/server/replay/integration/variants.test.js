@@ -15,7 +15,7 @@
 //  - Over h3 the upstream sees Caddy's proxied requests on several upstream
 //    connections: the scheduler must key them by the client's connection
 //    (X-H2bench-Client): one QUIC connection's parallel requests are one
-//    connection to it, two h3get runs two.
+//    connection to it, two h3get runs two; over h2e (the same Caddy, HTTP/2 on TCP) one TCP connection's.
 //  - early-hints over h1 and h2: the 103 with the preload and preconnect
 //    links (not the stylesheet) arrives before the final headers, which
 //    come at least the recorded server time after the request was sent; a
@@ -193,7 +193,7 @@ describe('server/replay/serve.js variants: refused where they cannot run', funct
   this.timeout(30000)
   it('an unknown variant, and early-hints over h2-spdy (no HTTP/2 103 in spdy), name what is allowed', async () => {
     await assert.rejects(start('h2', 'lifo'), { code: 'H2B_REPLAY', message: /variant "lifo" is not one of plain, fifo, rfc9218, early-hints/ })
-    await assert.rejects(start('h2-spdy', 'early-hints'), { code: 'H2B_REPLAY', message: /early-hints cannot run over h2-spdy: spdy has no HTTP\/2 103.*runs over h1, h2 and h3/ })
+    await assert.rejects(start('h2-spdy', 'early-hints'), { code: 'H2B_REPLAY', message: /early-hints cannot run over h2-spdy: spdy has no HTTP\/2 103.*runs over h1, h2, h2e and h3/ })
   })
 })
 
@@ -375,6 +375,22 @@ describe('server/replay/serve.js variants over h3 (Caddy in front of the upstrea
       assert.equal(stats.connections, 2)
       assert.equal(stats.open, 0)
     } finally {
+      await replay.close()
+    }
+  })
+
+  it('h2e (the same Caddy, HTTP/2 over TCP): one TCP connection\'s parallel requests are one connection to the scheduler; its note says where it schedules', async () => {
+    const replay = await start('h2e', 'fifo', certificates)
+    const client = h2Client(replay)
+    try {
+      assert.match(replay.variantNote, /^fifo at the edge's upstream, per client connection \(the browser's TCP connection to Caddy\)$/)
+      const { results } = await client.requests([['/u1'], ['/u3'], ['/u5']])
+      assert.deepEqual(results.map(r => [r.status, r.body.length]), [[200, SIZE], [200, SIZE], [200, SIZE]])
+      const stats = replay.app.variantStats().scheduler
+      assert.equal(stats.responses, 3)
+      assert.equal(stats.connections, 1, 'three requests through Caddy, one client connection')
+    } finally {
+      await client.close()
       await replay.close()
     }
   })

@@ -2,7 +2,7 @@
 
 // The replay in real Chromium: the constructed three-origin site
 // (test/server/replay/har-fixture.js, its page now referring to all three
-// origins) replayed over h2 and h3 at the recorded names and ports, the
+// origins) replayed over h2, h2e (h3's Caddy, over TCP) and h3 at the recorded names and ports, the
 // browser sent there by --host-resolver-rules and trusting the replay's
 // leaves by their SPKI hashes (both through launchBrowser's protocolArgs, the
 // switches a site run forces a protocol with). Every subresource must come
@@ -19,6 +19,9 @@
 // Chromium's rule, not the replay's). A leaf trusted by its SPKI hash
 // (--ignore-certificate-errors-spki-list) and names sent by
 // --host-resolver-rules MAP do not stop pooling (SpdySession::CanPool).
+// h2e is served by the Caddy that serves h3, which announces h3 (Alt-Svc):
+// every request of it, and of a load after the announcement, must still go
+// over h2 (CDP's protocol, Resource Timing's nextHopProtocol).
 const assert = require('node:assert/strict')
 const { openReplayInChromium, closeReplayInChromium } = require('../../../support/replay-chromium')
 // The page: a script of a.example, an image of b.example (no JSON: Chromium's ORB blocks it as an image), a stylesheet of c.example:8443.
@@ -44,7 +47,10 @@ function siteHar () {
   return har
 }
 
-for (const protocol of ['h2', 'h3']) {
+// What CDP's and Resource Timing's protocol must say for each replay protocol.
+const WIRE = { h2: 'h2', h2e: 'h2', h3: 'h3' }
+
+for (const protocol of ['h2', 'h2e', 'h3']) {
   describe(`server/replay in Chromium over ${protocol}`, function () {
     this.timeout(120000)
     const state = {}
@@ -71,7 +77,7 @@ for (const protocol of ['h2', 'h3']) {
         assert.ok(r, `${url} was not loaded: ${[...byUrl.keys()].join(', ')}`)
         const planned = replay.origins.find(o => o.origin === new URL(url).origin)
         assert.equal(r.status, 200, url)
-        assert.equal(r.protocol, protocol, url)
+        assert.equal(r.protocol, WIRE[protocol], url)
         assert.equal(r.remoteIPAddress, planned.address, url)
         assert.equal(r.remotePort, planned.port, url)
         const requestId = [...seen].find(([, x]) => x === r)[0]
@@ -89,5 +95,27 @@ for (const protocol of ['h2', 'h3']) {
       assert.deepEqual(misses, [])
       await page.close()
     })
+
+    if (protocol === 'h2e') {
+      it('h2e: Caddy announces its h3, yet a load after the announcement goes over h2 too, every request (nextHopProtocol)', async () => {
+        const page = await state.chrome.context.newPage()
+        const cdp = await page.createCDPSession()
+        const seen = []
+        cdp.on('Network.responseReceived', e => seen.push(e.response))
+        await cdp.send('Network.enable')
+        await cdp.send('Network.setCacheDisabled', { cacheDisabled: true })
+        await page.goto('https://a.example/', { waitUntil: 'load' })
+        assert.ok(seen.some(r => /h3=":\d+"/.test(r.headers['alt-svc'] || r.headers['Alt-Svc'] || '')), `no Alt-Svc h3 from the edge: ${JSON.stringify(seen.map(r => r.headers))}`)
+        const hops = await page.evaluate(() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')].map(e => [e.name, e.nextHopProtocol]))
+        // Resource Timing gives a cross-origin resource's protocol only with Timing-Allow-Origin: the page's own at least.
+        const known = hops.filter(([url, hop]) => url in LOADED && hop)
+        assert.ok(known.some(([url]) => url === 'https://a.example/'), JSON.stringify(hops))
+        assert.deepEqual(known.filter(([, hop]) => hop !== 'h2'), [], JSON.stringify(hops))
+        // CDP's protocol of every response, the page's and every subresource's.
+        assert.deepEqual(Object.keys(LOADED).filter(url => !seen.some(r => r.url === url)), [])
+        assert.deepEqual(seen.filter(r => r.protocol !== 'h2').map(r => `${r.url} ${r.protocol}`), [])
+        await page.close()
+      })
+    }
   })
 }
