@@ -58,8 +58,22 @@ async function connectTimes (host, port, n = 5) {
   return out
 }
 
+// What a TCP connect timed by connectTimes costs with no path at all: the shortest of `n` connects to a listener of
+// this process's own on 127.0.0.1 (loopback's handshake, some microseconds, and this event loop's turn to see it).
+// A connect to a far origin costs its round trip plus about this; a bound made of round trips takes it off
+// (bench/cells/site-url.js ttfbBound).
+async function connectOverheadMs (n = 5) {
+  const server = net.createServer(socket => socket.destroy())
+  await new Promise((resolve, reject) => server.listen(0, '127.0.0.1', resolve).once('error', reject))
+  try {
+    return +Math.min(...await connectTimes('127.0.0.1', server.address().port, n)).toFixed(3)
+  } finally {
+    await new Promise(resolve => server.close(resolve))
+  }
+}
+
 // The one line that says where the lanes are and the round trip to them (the runner's log, npm start's banner).
 const remoteLine = remote => `lanes at ${remote.at}: round trip ${remote.rttMs} ms (median of ${remote.rttSamples.length} TCP connects)`
 
 
-module.exports = { readRemoteLanes, connectTimes, remoteLine, RemoteLanesError }
+module.exports = { readRemoteLanes, connectTimes, connectOverheadMs, remoteLine, RemoteLanesError }

@@ -30,9 +30,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 const stats = require('../../shared/stats')
 const { PROTOCOL_NAMES } = require('../../harness/force-protocol')
-const { connectTimes } = require('../../harness/remote-lanes')
+const { connectTimes, connectOverheadMs } = require('../../harness/remote-lanes')
 const { ensureEdge } = require('../../harness/start-lanes')
-const { startReplay, replayCertificates } = require('../../server/replay/serve')
+const { startReplay, replayCertificates, EDGE_PROTOCOLS } = require('../../server/replay/serve')
 const { openSiteBrowser } = require('./site-browser')
 const { loadViews, siteRow, VIEWS } = require('./site-url')
 const { repeatWithinBudget, seedOf } = require('./helpers')
@@ -44,6 +44,9 @@ const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const { replayHosts, replayFirefoxPrefs } = require('./replay-firefox')
 const { corpusHarFile } = require('../corpus')
+
+// What a load's title says of its server beside the protocol forced, where two protocols force the same one.
+const SERVED_BY = { 'h2-spdy': ', spdy', h2e: ', Caddy over TCP' }
 
 const snapshot = app => ({ served: app.served(), misses: app.misses(), variant: app.variantStats() })
 
@@ -57,7 +60,9 @@ async function roundTripOf (replay, url, log, link = null) {
     const pathMs = +Math.min(...times).toFixed(3)
     const linkMs = link ? rttMsOf(link.spec, { min: true }) : 0
     const samples = times.map(t => +t.toFixed(3))
-    return { minMs: +(pathMs + linkMs).toFixed(3), pathMinMs: pathMs, linkMs, medianMs: +stats.median(times).toFixed(3), samples }
+    // The connect timer's own cost, which the TTFB bound takes off the path's part (site-url.js ttfbBound).
+    const overheadMs = await connectOverheadMs()
+    return { minMs: +(pathMs + linkMs).toFixed(3), pathMinMs: pathMs, linkMs, medianMs: +stats.median(times).toFixed(3), samples, overheadMs }
   } catch (err) {
     log(`  no TCP connect to the replay of ${o.origin} at ${o.address}:${o.port} (${err.message}): no lower bound for time to first byte`)
     return null
@@ -88,7 +93,8 @@ async function runReplayCell ({ entry, repeats, budgetMs, log = () => {}, browse
   const { archive, facts, recorded } = readReplay(har)
   log(`  replaying ${facts.file} (recorded ${facts.recordedAt || 'at an unknown time'}, ${facts.pages.length} page${facts.pages.length === 1 ? '' : 's'}, ${facts.entries} entries, ${facts.origins.length} origins): page ${url}`)
   for (const a of facts.assumed) log(`  assumed: ${a}`)
-  if (cell.protocols.includes('h3')) await ensureEdge(['h3'], log)
+  const edged = cell.protocols.filter(p => EDGE_PROTOCOLS.includes(p)) // h3 and h2e: the same Caddy
+  if (edged.length) await ensureEdge(edged, log)
   const link = await openReplayLink(cell, archive, log)
   try {
     return await measureReplay({ entry, cell, url, archive, facts, recorded, link, repeats, budgetMs, log, browser, outDir, seeding })
@@ -114,6 +120,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
   }
   let version = null
   let rtt = null
+  const caddyOf = new Map() // protocol → the version of the Caddy that served it (h3 and h2e: one binary)
   const certificates = await replayCertificates(archive) // one CA and its leaves for every replay of the cell
   const { planned, firstMs } = await repeatWithinBudget({ repeats, budgetMs, log }, async r => {
     const order = r % 2 ? [...runs].reverse() : runs
@@ -128,6 +135,7 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
         continue
       }
       for (const view of VIEWS) per.get(key(run, view)).variantNote = replay.variantNote
+      if (replay.edge && replay.edge.caddys.length) caddyOf.set(protocol, replay.edge.caddys[0].version || null)
       try {
         if (!rtt) {
           rtt = await roundTripOf(replay, url, log, link)
@@ -147,10 +155,10 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
           const seed = link ? seedOf(seeding, r, runs.indexOf(run)) : null
           // Each load with the replay's facts of it: what it served and missed meanwhile.
           await loadViews(b, {
-            url, protocol: forced, r, seed, link, harDir, outDir, visual: Boolean(cell.visual),
+            url, protocol: forced, r, seed, link, harDir, outDir, visual: Boolean(cell.visual), allowFailed: cell.allowFailed || [],
             tally: view => per.get(key(run, view)),
             nameOf: view => `replay${entry.index + 1}-${browser}-${protocol}${variant === 'plain' ? '' : `-${variant}`}-r${r + 1}-${view}`,
-            titleOf: view => `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${protocol === 'h2-spdy' ? ', spdy' : ''}${variant === 'plain' ? '' : `, ${variant}`}, ${view})`,
+            titleOf: view => `${url} (replay, ${PROTOCOL_NAMES[forced]} forced${SERVED_BY[protocol] || ''}${variant === 'plain' ? '' : `, ${variant}`}, ${view})`,
             before: () => snapshot(replay.app),
             extra: before => ({ replay: loadFacts(before, snapshot(replay.app)) })
           })
@@ -179,10 +187,13 @@ async function measureReplay ({ entry, cell, url, archive, facts, recorded, link
       page: url,
       source: facts.source,
       server: SERVERS[protocol],
+      // The Caddy that served an edge protocol (h3, h2e): the same one for both sides of h3 against h2e.
+      ...(caddyOf.has(protocol) ? { caddy: caddyOf.get(protocol) } : {}),
       entries: facts.entries,
       served: got.servedMedian,
       misses: got.misses,
       missed: got.missed,
+      notModified: got.notModified,
       assumed: facts.assumed,
       fidelity: fidelityOf(recorded[url], row.site),
       // The server's behaviour (server/replay/serve.js variants): what it did over the row's loads.
@@ -201,14 +212,16 @@ const hintsNote = got => `a 103 was sent in ${got.hintedLoads} load${got.hintedL
 
 // A browser of `browser` (chromium, firefox) for the started `replay` over `protocol`, behind the cell's link
 // when there is one: openSiteBrowser's, sent to the replay's addresses for the recorded names, trusting the
-// replay's certificates, every recorded origin forced to the protocol.
+// replay's own CA (server/replay/ca.js: one leaf per recorded certificate) for every origin, in the browser's
+// throw-away NSS database, every recorded origin forced to the protocol (over HTTP/3 Chromium takes a root outside
+// its own store only for forced origins: harness/chromium/headless.js).
 function openReplayBrowser (browser, protocol, url, replay, link) {
   const forced = FORCED[protocol]
-  const common = { protocol: forced, url, link: link ? link.opened : null }
+  const common = { protocol: forced, url, link: link ? link.opened : null, trust: { ca: replay.caPem } }
   if (browser === 'firefox') {
-    return openSiteBrowser('firefox', { ...common, trust: { ca: replay.caPem }, firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
+    return openSiteBrowser('firefox', { ...common, firefoxPrefs: replayFirefoxPrefs(forced, url, replay), hosts: replayHosts(replay) })
   }
-  return openSiteBrowser('chromium', { ...common, trust: { spki: replay.spki.join(',') }, protocolArgs: replayChromiumArgs(protocol, replay) })
+  return openSiteBrowser('chromium', { ...common, protocolArgs: replayChromiumArgs(protocol, replay) })
 }
 
 module.exports = { runReplayCell }

@@ -24,8 +24,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const stats = require('../../shared/stats')
 const { WIRE_NAMES, PROTOCOL_NAMES } = require('../../harness/force-protocol')
-const { connectTimes } = require('../../harness/remote-lanes')
-const { trustSite } = require('../../harness/site-trust')
+const { connectTimes, connectOverheadMs } = require('../../harness/remote-lanes')
+const { trustSite, trustLine } = require('../../harness/site-trust')
 const { summarizeHar } = require('../../harness/har/har')
 const { openSiteBrowser, newConnectionsOf } = require('./site-browser')
 const { row, repeatWithinBudget, mostFrequent, seedOf } = require('./helpers')
@@ -41,6 +41,7 @@ const { parseLinkSpec, rttMsOf } = require('../../link/spec')
 const { forwarderCommands } = require('../../link/forwarder-commands')
 const { natUnavailableReason, natThroughLink } = require('../../harness/site-nat')
 const { UserError } = require('../../common/errors')
+const { failuresOf, failuresProblem, failedOrigins, allowList, FIRST_NAMED } = require('../../common/failed-requests')
 
 const VIEWS = ['cold', 'repeat']
 // Round trips before the first byte of the document that no load can avoid: TCP's handshake, TLS 1.3's, the
@@ -49,13 +50,37 @@ const VIEWS = ['cold', 'repeat']
 const ROUNDS = { cold: { h1: 3, h2: 3, h3: 2 }, repeat: { h1: 1, h2: 1, h3: 1 } }
 const roundsOf = (view, protocol, documentFromCache) => documentFromCache ? 0 : ROUNDS[view][protocol]
 
+// How finely each browser's Navigation Timing reads time in a page that is not cross-origin isolated: Chromium
+// coarsens to 100 µs, Firefox to 1 ms (privacy.reduceTimerPrecision, jittered within the step). A time to first byte
+// is the difference of two such readings (responseStart − startTime), so it can read up to a step below the truth
+// (two in Firefox, whose jitter moves each reading's edge).
+const TIMER_MARGIN_MS = { chromium: 0.1, firefox: 2 }
+
+// The lower bound of a time to first byte of `rounds` round trips over `rtt` (roundTripOf's, with the link's part
+// added), read by `browser`: each round trip at least the link's (its delays less their jitter: the forwarder never
+// sends early) plus the path's, the path's being its shortest TCP connect less what such a connect costs with no path
+// at all (rtt.overheadMs: harness/remote-lanes.js connectOverheadMs; a connect times the handshake and this event
+// loop's turn, which no round trip of the browser's pays), less the browser's timer margin. A bound tighter than its
+// instrument flags good loads (issue 42: 300.9 ms against 3 × 100.688 ms behind rtt=100ms). → { boundMs, perRoundMs,
+// marginMs (what the bound gives up against rounds × rtt.minMs) } or null without a round trip.
+function ttfbBound (rounds, rtt, browser) {
+  if (!rtt) return null
+  const pathMs = Math.max(0, (rtt.pathMinMs ?? rtt.minMs) - (rtt.overheadMs || 0))
+  const perRoundMs = (rtt.linkMs || 0) + pathMs
+  const boundMs = Math.max(0, rounds * perRoundMs - (rounds ? TIMER_MARGIN_MS[browser] ?? TIMER_MARGIN_MS.firefox : 0))
+  return { boundMs: +boundMs.toFixed(3), perRoundMs: +perRoundMs.toFixed(3), marginMs: +(rounds * rtt.minMs - boundMs).toFixed(3) }
+}
+
 const median = xs => xs.length ? +stats.median(xs).toFixed(1) : null
 
-// What is wrong with a load, or null.
-function problemOf (load, protocol) {
+// What is wrong with a load, or null: the document's status or protocol, no load event, or (`record`, the load's
+// record) a request that failed below HTTP and no --allow-failed pattern expected (common/failed-requests.js): a
+// load that lost part of its page is not the page's load.
+function problemOf (load, protocol, record = null) {
   if (!load.status || load.status >= 400) return `the document answered status ${load.status}`
   if (load.protocol !== WIRE_NAMES[protocol]) return `the document came over ${load.protocol || 'an unknown protocol'}, not ${WIRE_NAMES[protocol]} (the server does not offer ${PROTOCOL_NAMES[protocol]}, or the browser fell back)`
   if (!(load.onload > 0)) return 'no load event'
+  if (record && record.failures && record.failures.failed) return failuresProblem(record.failures.first, record.requests, record.failures.failed)
   return null
 }
 
@@ -64,7 +89,8 @@ async function roundTripOf (url, log) {
   const u = new URL(url)
   try {
     const times = await connectTimes(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port || 443))
-    return { minMs: +Math.min(...times).toFixed(3), medianMs: +stats.median(times).toFixed(3), samples: times.map(t => +t.toFixed(3)) }
+    const overheadMs = await connectOverheadMs()
+    return { minMs: +Math.min(...times).toFixed(3), medianMs: +stats.median(times).toFixed(3), samples: times.map(t => +t.toFixed(3)), overheadMs }
   } catch (err) {
     log(`  no TCP connect to ${u.host} (${err.message}): no lower bound for time to first byte`)
     return null
@@ -108,8 +134,9 @@ async function openSiteLink (cell, seeding, log) {
 async function runSiteUrlCell ({ entry, repeats, budgetMs, log = () => {}, browser = 'chromium', outDir = null, seeding = null }) {
   const { cell } = entry
   const url = cell.url
+  // --ca: the CA trusted by the browser for every origin (openSiteBrowser), the page origin's leaf checked first.
   const trust = cell.ca ? await trustSite(url, cell.ca) : null
-  if (trust) log(`  trusting ${new URL(url).host}'s certificate${trust.subject ? ` (${trust.subject})` : ''}: checked against ${cell.ca}`)
+  if (trust) log(`  ${trustLine(cell.ca, trust.caPem, [trust])}`)
   const path0 = await roundTripOf(url, log)
   const link = await openSiteLink(cell, seeding, log)
   try {
@@ -127,7 +154,7 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
   // (its delays less their jitter, both ways: bench/report/runner/bounds.js networkNumbers).
   const linkRttMs = link ? rttMsOf(link.spec, { min: true }) : 0
   const rtt = path0 ? { ...path0, minMs: +(path0.minMs + linkRttMs).toFixed(3), pathMinMs: path0.minMs, linkMs: linkRttMs } : null
-  if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects from here, median ${path0.medianMs} ms${link ? `, plus the link's ${linkRttMs} ms` : ''})`)
+  if (rtt) log(`  round trip to ${new URL(url).host}: ${rtt.minMs} ms at least (TCP connects from here, median ${path0.medianMs} ms${link ? `, plus the link's ${linkRttMs} ms` : ''}; a connect with no path costs ${rtt.overheadMs} ms here)`)
   const harDir = outDir ? path.join(outDir, 'har') : null
   if (harDir) fs.mkdirSync(harDir, { recursive: true })
   const key = (protocol, view) => `${protocol} ${view}`
@@ -153,7 +180,7 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
       }
       try {
         await loadViews(b, {
-          url, protocol, r, seed, link, harDir, outDir, visual: Boolean(cell.visual),
+          url, protocol, r, seed, link, harDir, outDir, visual: Boolean(cell.visual), allowFailed: cell.allowFailed || [],
           tally: view => per.get(key(protocol, view)),
           nameOf: view => `page${entry.index + 1}-${browser}-${protocol}-r${r + 1}-${view}`,
           titleOf: view => `${url} (${PROTOCOL_NAMES[protocol]} forced, ${view})`
@@ -175,7 +202,7 @@ async function measureSite ({ entry, cell, url, trust, path0, link, repeats, bud
 // the load (the replay's counters), and its problem; a repeat view only after a good cold load. `nameOf(view)`,
 // `titleOf(view)`: its HAR's file name and title. The site and the replay experiments' loads alike.
 async function loadViews (b, options) {
-  const { url, protocol, r, tally, nameOf, titleOf, link = null, seed = null, harDir = null, outDir = null, visual = false } = options
+  const { url, protocol, r, tally, nameOf, titleOf, link = null, seed = null, harDir = null, outDir = null, visual = false, allowFailed = [] } = options
   const { before = () => null, extra = () => ({}) } = options
   let coldFailed = false
   for (const view of VIEWS) {
@@ -188,9 +215,9 @@ async function loadViews (b, options) {
     try {
       if (seed !== null && view === 'cold') await link.opened.seed(seed)
       const state = before()
-      const measured = await measureLoad(b, { url, name: nameOf(view), title: titleOf(view), view, protocol, harDir, outDir, visual })
+      const measured = await measureLoad(b, { url, name: nameOf(view), title: titleOf(view), view, protocol, harDir, outDir, visual, allowFailed })
       p.costs.push(measured.costs)
-      const problem = problemOf(measured.load, protocol)
+      const problem = problemOf(measured.load, protocol, measured.record)
       const record = { repeat: r + 1, ...measured.record, linkSeed: seed, ...extra(state), problem }
       p.loads.push(record)
       if (problem) {
@@ -214,7 +241,8 @@ async function loadViews (b, options) {
 // browser's work, in the load's CPU and times (so --visual is asked, not the default).
 // → { load (loadPage's, for problemOf), costs (the meter's), record (site rows' loads[], its HAR file relative to
 // outDir; repeat and problem are the caller's) }. Throws when the load fails (b.har stopped).
-async function measureLoad (b, { url, name, title, view, protocol, harDir = null, outDir = null, visual = false }) {
+// `allowFailed`: --allow-failed's URL patterns (record.failures: common/failed-requests.js).
+async function measureLoad (b, { url, name, title, view, protocol, harDir = null, outDir = null, visual = false, allowFailed = [] }) {
   try {
     if (view !== 'cold') await b.page.goto('about:blank')
     await b.har.start(name, title)
@@ -225,6 +253,7 @@ async function measureLoad (b, { url, name, title, view, protocol, harDir = null
     const seen = visual ? await visualOf(b, trace, { url, name, outDir }) : null
     const har = b.har.stop()
     const summary = summarizeHar(har)
+    const failures = failuresOf(har.log.entries, allowList(allowFailed))
     const opened = newConnectionsOf(har, summary, b.connectionIds)
     let harFile = null
     if (harDir) {
@@ -245,6 +274,15 @@ async function measureLoad (b, { url, name, title, view, protocol, harDir = null
       ttfbRounds: roundsOf(view, protocol, load.documentFromCache),
       requests: summary.requests,
       failedRequests: summary.failed,
+      // Below HTTP (common/failed-requests.js): not expected (a failed load), expected by --allow-failed, given up by
+      // the page; the first of the failures, and every origin that had one.
+      failures: {
+        failed: failures.failed.length,
+        allowed: failures.allowed.length,
+        aborted: failures.aborted,
+        first: failures.failed.slice(0, FIRST_NAMED),
+        origins: failedOrigins([...failures.failed, ...failures.allowed])
+      },
       bytes: summary.bytes,
       bodyBytes: summary.bodyBytes,
       fromCache: summary.fromCache,
@@ -296,6 +334,30 @@ async function visualOf (b, trace, { url, name, outDir }) {
   }
 }
 
+// A row's requests that failed below HTTP, over its loads (each load's record.failures) → { loads (loads with a
+// failure no --allow-failed pattern expected), requests (those failures), allowed (the expected ones), aborted (given
+// up by the page), origins: [{ origin, failed, errors }] of both kinds, most first }.
+function failedOver (loads) {
+  const of = loads.map(l => l.failures).filter(Boolean)
+  const by = new Map()
+  for (const f of of) {
+    for (const o of f.origins) {
+      const m = by.get(o.origin) || { origin: o.origin, failed: 0, errors: [] }
+      m.failed += o.failed
+      for (const e of o.errors) if (!m.errors.includes(e)) m.errors.push(e)
+      by.set(o.origin, m)
+    }
+  }
+  const sum = key => of.reduce((n, f) => n + f[key], 0)
+  return {
+    loads: of.filter(f => f.failed > 0).length,
+    requests: sum('failed'),
+    allowed: sum('allowed'),
+    aborted: sum('aborted'),
+    origins: [...by.values()].sort((a, b) => b.failed - a.failed || a.origin.localeCompare(b.origin))
+  }
+}
+
 // One row: a protocol and view of the cell, over its repeats.
 // `forced`: the wire protocol when the lane names a variant (the replay's h2-spdy is h2's rounds).
 function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repeats, note, browser, version, url }) {
@@ -308,14 +370,16 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
   for (const l of p.loads) for (const [k, n] of Object.entries(l.protocols || {})) protocols[k] = (protocols[k] || 0) + n
   // Each load against its own bound (a document from the cache has none); the row's is its loads' smallest.
   const rounds = good.length ? Math.min(...good.map(l => l.ttfbRounds)) : ROUNDS[view][forced]
-  const boundMs = rtt ? +(rounds * rtt.minMs).toFixed(3) : null
-  const beaten = rtt ? good.filter(l => l.ttfb !== null && l.ttfb < l.ttfbRounds * rtt.minMs) : []
+  const bound = ttfbBound(rounds, rtt, browser)
+  const boundMs = bound ? bound.boundMs : null
+  const boundOf = l => ttfbBound(l.ttfbRounds, rtt, browser).boundMs
+  const beaten = rtt ? good.filter(l => l.ttfb !== null && l.ttfb < boundOf(l)) : []
   const below = beaten.length > 0
   const problems = [...new Set(p.problems)].map(x => `${p.problems.filter(y => y === x).length}× ${x}`)
   return row({
     entry, lane: protocol, mode: view, samples: p.samples, failures: p.failures,
     protocol: mostFrequent(p.loads.map(l => l.protocol).filter(Boolean)), asked: repeats,
-    note: [note, below ? `INSTRUMENT ERROR: ${beaten.length} of ${good.length} loads' time to first byte below its bound (${beaten.map(l => `${l.ttfb} ms < ${l.ttfbRounds} × ${rtt.minMs} ms`).join(', ')})` : null,
+    note: [note, below ? `INSTRUMENT ERROR: ${beaten.length} of ${good.length} loads' time to first byte below its bound (${beaten.map(l => `${l.ttfb} ms < ${boundOf(l)} ms, ${l.ttfbRounds} × ${bound.perRoundMs} ms less ${TIMER_MARGIN_MS[browser] ?? TIMER_MARGIN_MS.firefox} ms`).join(', ')})` : null,
       good.some(l => l.documentFromCache) ? `the document came from the browser's cache in ${good.filter(l => l.documentFromCache).length} of ${good.length} loads (no request, so no time to first byte)` : null,
       ...problems].filter(Boolean).join('; ') || null,
     extra: {
@@ -342,6 +406,7 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
           filmstripFrames: mid && mid.visual ? mid.visual.frames : null
         } : {}),
         requests: pick(l => l.requests),
+        fromCacheMedian: pick(l => l.fromCache),
         bytes: pick(l => l.bytes),
         newConnections: pick(l => l.newConnections),
         connectionsBy: good.length ? good[0].connectionsBy : null,
@@ -357,12 +422,16 @@ function siteRow ({ entry, protocol, forced = protocol, view, p, rtt, link, repe
         nat: link && link.natted ? `${link.natted.tap} (slirp4netns; TCP spliced)` : null, // the replay's link has no NAT
         ttfbRounds: rounds,
         ttfbBoundMs: boundMs,
+        // What the bound gives up against its rounds × the shortest connect (ttfbBound): the connect's own cost and the timer's step.
+        ttfbBoundMarginMs: bound ? bound.marginMs : null,
+        connectOverheadMs: rtt && rtt.overheadMs !== undefined ? rtt.overheadMs : null,
         ttfbBelowBound: below,
         documentFromCache: good.filter(l => l.documentFromCache).length,
+        failed: failedOver(p.loads),
         loads: p.loads
       }
     }
   })
 }
 
-module.exports = { runSiteUrlCell, checkSites, problemOf, measureLoad, loadViews, siteRow, ROUNDS, VIEWS }
+module.exports = { runSiteUrlCell, checkSites, problemOf, measureLoad, loadViews, siteRow, ttfbBound, ROUNDS, VIEWS, TIMER_MARGIN_MS }

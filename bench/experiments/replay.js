@@ -10,7 +10,7 @@ const VIEWS = ['cold', 'repeat']
 
 module.exports = {
   id: 'replay',
-  title: 'A recorded site (--har) replayed per protocol on loopback or behind --link: cold and repeat-view loads of each recorded page with HTTP/1.1, HTTP/2 (node:http2 or spdy) or HTTP/3 (Caddy) served and forced, in Chromium and Firefox (not in all)',
+  title: 'A recorded site (--har) replayed per protocol on loopback or behind --link: cold and repeat-view loads of each recorded page with HTTP/1.1, HTTP/2 (node:http2, spdy, or h2e: HTTP/3\'s own Caddy over TCP) or HTTP/3 (Caddy) served and forced, in Chromium and Firefox (not in all)',
   kind: 'replay',
   // Like site's --url: an input of the user's, so not in `all`.
   needsUrl: true,
@@ -28,7 +28,8 @@ module.exports = {
         protocols: replay.protocols,
         ...(replay.variants ? { variants: replay.variants } : {}),
         ...(replay.link ? { link: replay.link } : {}),
-        ...(replay.visual ? { visual: true } : {})
+        ...(replay.visual ? { visual: true } : {}),
+        ...(replay.allowFailed && replay.allowFailed.length ? { allowFailed: replay.allowFailed } : {})
       }))
     : [],
   smokeCells: cells => cells,

@@ -22,7 +22,15 @@ module.exports = {
   // The cells are the command line's (cellsFrom); none without --url.
   cells: [],
   cellsFrom: site => site
-    ? site.urls.map(url => ({ url, preset: url, protocols: site.protocols, ca: site.ca, link: site.link || null, ...(site.visual ? { visual: true } : {}) }))
+    ? site.urls.map(url => ({
+        url,
+        preset: url,
+        protocols: site.protocols,
+        ca: site.ca,
+        link: site.link || null,
+        ...(site.visual ? { visual: true } : {}),
+        ...(site.allowFailed && site.allowFailed.length ? { allowFailed: site.allowFailed } : {})
+      }))
     : [],
   smokeCells: cells => cells,
   // Per repeat and protocol: a browser started, a cold load and a repeat view, each given about 5 s.

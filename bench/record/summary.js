@@ -5,6 +5,8 @@
 // entries without a body (by URL). A function of the recorded HAR (./record.js), so its test needs no
 // browser.
 
+const { failuresOf, failedOrigins } = require('../../common/failed-requests')
+
 const MAX_NAMED = 10 // entries without a body named one by one; the rest counted
 
 const bodyBytes = e => {
@@ -38,6 +40,14 @@ function summaryLines (har, file) {
       lines.push(`  ${e.request.method} ${e.request.url} (${why})`)
     }
     if (without.length > MAX_NAMED) lines.push(`  … and ${without.length - MAX_NAMED} more`)
+  }
+  // Requests that failed below HTTP (common/failed-requests.js): the recording is not the whole site, and the
+  // replay refuses it unless --allow-failed expects each.
+  const { failed } = failuresOf(entries)
+  if (failed.length) {
+    lines.push(`${failed.length} request${failed.length === 1 ? '' : 's'} failed below HTTP (a network, TLS or protocol error), so this recording lacks ${failed.length === 1 ? 'its response' : 'their responses'}; ` +
+      'replay refuses it unless --allow-failed <url pattern> expects each:')
+    for (const o of failedOrigins(failed)) lines.push(`  ${o.origin}: ${o.failed} (${o.errors.join(', ')})`)
   }
   return lines
 }

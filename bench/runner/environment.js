@@ -12,7 +12,11 @@ const PUPPETEER_CORE = require('puppeteer-core/package.json')
 const { commandLine } = require('../../common/cli')
 
 // The replay's facts a results.json keeps (enough for --from to plan its cells again).
-const replayFacts = ({ har, protocols, pages, recordedAt, variants }) => ({ har, protocols, pages, recordedAt, ...(variants ? { variants } : {}) })
+// --allow-failed's patterns where there are any (common/failed-requests.js).
+const allowed = list => list && list.length ? { allowFailed: list } : {}
+const replayFacts = ({ har, protocols, pages, recordedAt, variants, allowFailed }) => ({
+  har, protocols, pages, recordedAt, ...(variants ? { variants } : {}), ...allowed(allowFailed)
+})
 
 function environmentOf ({
   opts, plannedCells = null, commit, browser, firefox, userAgent, startedAt, finishedAt, edge, forwarderPriority = null, lanesAt = null
@@ -44,7 +48,9 @@ function environmentOf ({
     // --lanes-at: the lanes ran on another machine; its address and the round trip measured to it.
     ...(lanesAt ? { lanesAt } : {}),
     // The site experiment: the pages measured, the protocols forced, the CA trusted (--url, --protocols, --ca).
-    ...(opts.site ? { site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null } } : {}),
+    ...(opts.site ? {
+      site: { urls: opts.site.urls, protocols: opts.site.protocols, ca: opts.site.ca, link: opts.site.link || null, ...allowed(opts.site.allowFailed) }
+    } : {}),
     // The replay experiment: the HAR replayed, its protocols, pages and when it was recorded (--har, --protocols),
     // and the server's behaviours beside plain (--variants).
     ...(opts.replay ? { replay: replayFacts(opts.replay) } : {}),

@@ -9,6 +9,7 @@ const { EXPERIMENTS } = require('../experiments')
 const { parseDuration } = require('../cells/budget')
 const { UsageError } = require('../../common/errors')
 const { httpsUrl } = require('../../common/cli')
+const { allowList, patternOf, failedOrigins } = require('../../common/failed-requests')
 const { PROTOCOLS } = require('../../harness/force-protocol')
 const { parseLinkSpec } = require('../../link/spec')
 const { unavailableReason, LinkUnavailableError } = require('../../link/namespace')
@@ -19,6 +20,9 @@ const LANE_NAMES = LANES.map(l => l.name)
 const IDS = EXPERIMENTS.map(e => e.id)
 const DEFAULT_REPEATS = 10 // as the source: every cell 10 times
 const DEFAULT_BUDGET = '2m'
+// The replay's protocols unless --protocols says: h2e beside h3, so HTTP/3 meets HTTP/2 from the same server
+// (bench/report/claims/replay.js); h2-spdy (a reference like h2) only when asked.
+const REPLAY_DEFAULT = ['h1', 'h2', 'h2e', 'h3']
 const NETWORKS = { devtools: ['devtools'], link: ['link'], both: ['devtools', 'link'] }
 const BROWSERS = { chromium: ['chromium'], firefox: ['firefox'], both: ['chromium', 'firefox'] }
 
@@ -26,7 +30,7 @@ const HELP = `Usage: npm run bench -- <experiment…|all> [options]
        h2bench-run <experiment…|all> [options]
        npm run bench -- merge <dir|results.json>… --out <dir>
        npm run bench -- record --url <https://…> --out <file.har>   (a site into a HAR for the replay: record --help)
-       npm run bench -- replay --har <file.har> [--protocols h1,h2,h3] [--repeats n]   (that HAR replayed per protocol)
+       npm run bench -- replay --har <file.har> [--protocols h1,h2,h2e,h3] [--repeats n]   (that HAR replayed per protocol)
 
 Reruns the source study's experiments in the local Chrome/Chromium (headless,
 through puppeteer-core): starts the lanes on free ports with a throw-away
@@ -89,16 +93,17 @@ Options:
   --har <file>      experiment replay: the HAR to replay (npm run bench -- record's, or one DevTools
                     saved). Each repeat, per protocol, serves every recorded origin from its own
                     127.0.1.x address and recorded port (node:https, node:http2, spdy, or Caddy for
-                    HTTP/3), with certificates of a CA made for the replay, in the runner's private
-                    network namespace; a new browser resolves the recorded names to it (Chromium:
-                    --host-resolver-rules; Firefox, --browser firefox|both: a hosts file over
-                    /etc/hosts in a mount namespace of its own, the machine's untouched) and loads
-                    each recorded page cold, then as a repeat view, measured as site measures a
-                    load. Rows say what the replay served, the requests the recording lacked
-                    (404s, named) and what it assumed of the HAR. --protocols: h1, h2, h2-spdy
-                    (HTTP/2 served by spdy), h3 (default h1,h2,h3). With --link <spec> the replay
-                    listens on addresses of the link's own instead (recorded ports kept) and the
-                    browser sits behind the link: every request crosses it
+                    HTTP/3 and h2e), with certificates of a CA made for the replay, in the runner's
+                    private network namespace; a new browser resolves the recorded names to it
+                    (Chromium: --host-resolver-rules; Firefox, --browser firefox|both: a hosts file
+                    over /etc/hosts in a mount namespace of its own, the machine's untouched) and
+                    loads each recorded page cold, then as a repeat view, measured as site measures a
+                    load. Rows say what the replay served, the requests the recording lacked (404s,
+                    named) and what it assumed of the HAR. --protocols: h1, h2 (node:http2), h2-spdy
+                    (HTTP/2 served by spdy), h2e (HTTP/2 over TCP from h3's own Caddy: h3 against h2e
+                    differs in protocol only), h3 (default ${REPLAY_DEFAULT.join(',')}). With --link
+                    <spec> the replay listens on addresses of the link's own instead (recorded ports
+                    kept) and the browser sits behind the link: every request crosses it
   --variants <list> experiment replay: the server's behaviours to replay, each beside the plain one
                     (plain, its server's own scheduling): fifo (per connection, each body after the
                     one asked before it), rfc9218 (by each request's priority header: urgency, then
@@ -109,9 +114,17 @@ Options:
   --visual          experiments site and replay, Chromium: trace each load with screenshots: its Speed
                     Index, first and last visual change (Lighthouse's speedline) and a filmstrip per load
                     (<out>/filmstrips/); the screenshots cost the browser CPU during the load, so it is asked
-  --ca <pem>        experiment site: trust this CA too (a staging server, a company CA): Firefox
-                    gets it in its profile, Chromium the hash of the leaf the origin presents,
-                    after Node has checked that leaf against this CA
+  --allow-failed <pattern>
+                    experiments site and replay: a failure you expect (repeatable). A load in which
+                    a request failed below HTTP (a network, TLS or protocol error, not an HTTP
+                    status; the page's own aborts aside) is a failed load, named in its row with
+                    its first errors, unless a pattern matches the request's URL (* for any run of
+                    characters: https://ads.example/*). replay refuses a recording with failed
+                    requests unless each is expected so
+  --ca <pem>        experiment site: trust this CA too (a staging server, a company CA), for
+                    every origin it signed, in the browser's throw-away NSS database (Firefox's
+                    profile, Chromium's home), after Node has checked the page origin's leaf
+                    against it; nothing of the machine's trust store changes
   --shard <i/n>     run only the i-th of n shares of the cells (1 ≤ i ≤ n; cell k of the plan
                     goes to shard k mod n, so each shard gets a mix), as Playwright's and
                     Jest's --shard: a CI matrix or a Kubernetes indexed Job runs the n shards
@@ -161,6 +174,7 @@ function parseRunArgs (argv) {
         url: { type: 'string', multiple: true },
         protocols: { type: 'string' },
         ca: { type: 'string' },
+        'allow-failed': { type: 'string', multiple: true },
         har: { type: 'string' },
         variants: { type: 'string' },
         visual: { type: 'boolean', default: false },
@@ -173,7 +187,7 @@ function parseRunArgs (argv) {
     })
   } catch (err) {
     // parseArgs says e.g. "Unknown option '--repeat'. To specify a positional…"
-    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --variants, --visual, --link, --out, --json, --smoke, --from, --help`)
+    throw new UsageError(`${err.message.replace(/\. To specify.*$/s, '').replace(/\.$/, '')}; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --allow-failed, --har, --variants, --visual, --link, --out, --json, --smoke, --from, --help`)
   }
   const { values, positionals } = parsed
   if (values.help) return { help: true }
@@ -197,6 +211,7 @@ function parseRunArgs (argv) {
   if (!BROWSERS[values.browser]) {
     throw new UsageError(`--browser must be chromium, firefox or both; got "${values.browser}"`)
   }
+  if (values['allow-failed'] !== undefined && !positionals.includes('site') && !positionals.includes('replay')) throw new UsageError('--allow-failed is the site and replay experiments\': npm run bench -- site --url https://… --allow-failed \'https://ads.example/*\'')
   const replay = replayOf(values, positionals)
   if (values.variants !== undefined && !positionals.includes('replay')) throw new UsageError('--variants is the replay experiment\'s: npm run bench -- replay --har site.har --variants early-hints')
   if (values.visual && !positionals.includes('site') && !positionals.includes('replay')) throw new UsageError('--visual is the site and replay experiments\': npm run bench -- site --url https://… --visual (or replay --har site.har --visual)')
@@ -268,6 +283,7 @@ function siteOf (values, positionals) {
     protocols: PROTOCOLS.filter(p => protocols.includes(p)),
     ca: values.ca === undefined ? null : path.resolve(values.ca),
     link,
+    ...(values['allow-failed'] ? { allowFailed: allowFailedOf(values) } : {}),
     ...(values.visual ? { visual: true } : {})
   }
 }
@@ -298,7 +314,7 @@ function replayOf (values, positionals) {
   if (values.network !== 'devtools') throw new UsageError(`replay and --network ${values.network}: the replay serves on loopback, or behind a link of --link <spec> (leave out --network)`)
   if (values.ca !== undefined) throw new UsageError('replay and --ca: the replay trusts the CA it makes for its own certificates; --ca is the site experiment\'s')
   if (values['lanes-at'] !== undefined) throw new UsageError('replay and --lanes-at: the replay serves the HAR, not lanes')
-  const protocols = (values.protocols ?? 'h1,h2,h3').split(',').map(p => p.trim()).filter(Boolean)
+  const protocols = (values.protocols ?? REPLAY_DEFAULT.join(',')).split(',').map(p => p.trim()).filter(Boolean)
   const unknown = protocols.filter(p => !REPLAY_PROTOCOLS.includes(p))
   if (!protocols.length || unknown.length) throw new UsageError(`--protocols must list ${REPLAY_PROTOCOLS.join(', ')} (comma-separated) for replay; got "${values.protocols}"`)
   const variants = variantsOf(values.variants, protocols)
@@ -310,15 +326,43 @@ function replayOf (values, positionals) {
     if (err.code === 'H2B_BAD_HAR') throw new UsageError(`--har: ${err.message}`)
     throw err
   }
+  const allowFailed = allowFailedOf(values)
+  refuseFailedRecording(values.har, facts.failed, allowFailed)
   return {
     har,
     protocols: REPLAY_PROTOCOLS.filter(p => protocols.includes(p)),
     pages: facts.pages,
     recordedAt: facts.recordedAt,
     ...(variants ? { variants } : {}),
+    ...(allowFailed.length ? { allowFailed } : {}),
     ...(link ? { link } : {}),
     ...(values.visual ? { visual: true } : {})
   }
+}
+
+// --allow-failed (site, replay) → its URL patterns ([] without it); a UsageError for one that is empty.
+function allowFailedOf (values) {
+  const patterns = values['allow-failed'] || []
+  for (const p of patterns) {
+    try {
+      patternOf(p)
+    } catch (err) {
+      throw new UsageError(`--allow-failed: ${err.message}`)
+    }
+  }
+  return patterns
+}
+
+// A recording whose requests failed below HTTP is not the site: replayed, the page would lack those responses as
+// the recording did. Refused (a UsageError naming the first failures and the origins) unless --allow-failed
+// expects every one of them.
+function refuseFailedRecording (file, failed, patterns) {
+  const allow = allowList(patterns)
+  const unexpected = failed.filter(f => !allow(f.url))
+  if (!unexpected.length) return
+  const origins = failedOrigins(unexpected).map(o => `${o.origin} ${o.failed} (${o.errors.join(', ')})`).join('; ')
+  throw new UsageError(`--har ${file}: ${unexpected.length} recorded request${unexpected.length === 1 ? '' : 's'} failed below HTTP, so the recording lacks ${unexpected.length === 1 ? 'its response' : 'their responses'} (${origins}; first: ${unexpected[0].url}). ` +
+    'Record the site again once every request loads (a private CA: record --ca ca.pem), or replay it as recorded with --allow-failed <url pattern> for each (* for any run of characters)')
 }
 
 // --variants (experiment replay) → ['plain', …the variants asked, in VARIANTS' order] or null (plain alone);

@@ -3,7 +3,8 @@
 // The replay experiment's plain logic (bench/cells/replay-plan.js): the pages of a HAR, when it was recorded,
 // what its archive assumed, Chromium's switches per protocol, and the misses of one load.
 const assert = require('node:assert/strict')
-const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, recordedLoadsOf, fidelityOf, modeOf, FORCED } = require('../../bench/cells/replay-plan')
+const { pagesOf, recordedAtOf, assumptionsOf, replayOfText, replayChromiumArgs, loadFacts, rowFacts, recordedLoadsOf, fidelityOf, modeOf, FORCED, SERVERS } = require('../../bench/cells/replay-plan')
+const { replayFirefoxPrefs } = require('../../bench/cells/replay-firefox')
 const tables = require('../../bench/report/tables/replay')
 const { HarError } = require('../../server/replay/har-check')
 const { h2benchHar, devtoolsHar } = require('../server/replay/har-fixture')
@@ -43,7 +44,7 @@ describe('replay: the plan of a replayed HAR', () => {
     const own = replayOfText(JSON.stringify(h2benchHar()), 'site.har')
     assert.deepEqual({ ...own.facts, assumed: undefined }, {
       file: 'site.har', recordedAt: '2026-11-27T10:00:00.000Z', pages: ['https://a.example/'], source: 'h2bench', browser: 'Chromium 140.0.0.0',
-      entries: 10, origins: ['https://a.example', 'https://b.example', 'https://c.example:8443'], assumed: undefined
+      entries: 10, origins: ['https://a.example', 'https://b.example', 'https://c.example:8443'], assumed: undefined, failed: []
     })
     assert.deepEqual(own.facts.assumed, ['1 entries not replayed (http://plain.example/: http: is not replayed (https only))'])
     assert.equal(own.archive.entries.length, 10)
@@ -60,15 +61,21 @@ describe('replay: the plan of a replayed HAR', () => {
     assert.throws(() => replayOfText('nope', 'x.har'), err => err instanceof HarError && /^x\.har is not JSON/.test(err.message))
   })
 
-  it('Chromium\'s switches: the resolver rules always; h1 without h2 and QUIC, h2 and h2-spdy without QUIC, h3 forced on every origin', () => {
+  it('Chromium\'s switches: the resolver rules always; h1 without h2 and QUIC, h2, h2-spdy and h2e without QUIC, h3 forced on every origin', () => {
     const replay = { hostResolverRules: 'MAP a.example 127.0.1.1,MAP c.example 127.0.1.2', origins: [{ host: 'a.example', port: 443 }, { host: 'c.example', port: 8443 }] }
     const rules = '--host-resolver-rules=MAP a.example 127.0.1.1,MAP c.example 127.0.1.2'
     assert.deepEqual(replayChromiumArgs('h1', replay), ['--disable-http2', '--disable-quic', rules])
     assert.deepEqual(replayChromiumArgs('h2', replay), ['--disable-quic', rules])
     assert.deepEqual(replayChromiumArgs('h2-spdy', replay), ['--disable-quic', rules])
+    // h2e: h3's own Caddy, which offers h3 too (Alt-Svc): QUIC off keeps every request on HTTP/2 over TCP.
+    assert.deepEqual(replayChromiumArgs('h2e', replay), ['--disable-quic', rules])
     assert.deepEqual(replayChromiumArgs('h3', replay), ['--enable-quic', '--origin-to-force-quic-on=a.example:443,c.example:8443', rules])
     assert.throws(() => replayChromiumArgs('h4', replay), /unknown replay protocol "h4"/)
-    assert.deepEqual(FORCED, { h1: 'h1', h2: 'h2', 'h2-spdy': 'h2', h3: 'h3' })
+    assert.deepEqual(FORCED, { h1: 'h1', h2: 'h2', 'h2-spdy': 'h2', h2e: 'h2', h3: 'h3' })
+    // Each protocol names its server; h2e's is h3's (the same Caddy, over TCP).
+    assert.deepEqual(Object.keys(SERVERS), Object.keys(FORCED))
+    assert.match(SERVERS.h2e, /^Caddy \(TCP; h3's server\)/)
+    assert.deepEqual(replayFirefoxPrefs(FORCED.h2e, 'https://a.example/', replay), { 'network.http.http2.enabled': true, 'network.http.http3.enable': false })
   })
 
   it('a load\'s facts: the entries served, the misses (the new ones named), the 103s and scheduled bodies between two snapshots; a row\'s over its loads', () => {
@@ -77,14 +84,14 @@ describe('replay: the plan of a replayed HAR', () => {
     })
     const snap = (served, missed, v = variant(0, null)) => ({ served: { total: served }, misses: { total: missed.length, requests: missed.map(url => ({ method: 'GET', url })) }, variant: v })
     const a = loadFacts(snap(4, ['https://a.example/favicon.ico']), snap(9, ['https://a.example/favicon.ico', 'https://a.example/x', 'https://b.example/y']))
-    assert.deepEqual(a, { served: 5, misses: 2, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 0, scheduled: 0 })
+    assert.deepEqual(a, { served: 5, misses: 2, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 0, scheduled: 0, notModified: 0 })
     const b = loadFacts(snap(0, [], variant(1, 3)), snap(4, ['https://a.example/x'], variant(2, 7)))
-    assert.deepEqual(b, { served: 4, misses: 1, missed: ['GET https://a.example/x'], hints: 1, scheduled: 4 })
-    const c = { served: 6, misses: 0, missed: [], hints: 1, scheduled: 6 }
+    assert.deepEqual(b, { served: 4, misses: 1, missed: ['GET https://a.example/x'], hints: 1, scheduled: 4, notModified: 0 })
+    const c = { served: 6, misses: 0, missed: [], hints: 1, scheduled: 6, notModified: 3 }
     // b and c were sent a 103; the browser fetched its preload in c's load only (a's preload count cannot be a 103's).
     const loads = [[a, 1], [b, 0], [c, 2]].map(([replay, earlyHintsPreloads]) => ({ replay, earlyHintsPreloads }))
-    assert.deepEqual(rowFacts(loads), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 2, scheduled: 10, hintedLoads: 2, hintsUsed: 1 })
-    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [], hints: 0, scheduled: 0, hintedLoads: 0, hintsUsed: 0 })
+    assert.deepEqual(rowFacts(loads), { servedMedian: 5, misses: 3, missed: ['GET https://a.example/x', 'GET https://b.example/y'], hints: 2, scheduled: 10, notModified: 3, hintedLoads: 2, hintsUsed: 1 })
+    assert.deepEqual(rowFacts([]), { servedMedian: null, misses: 0, missed: [], hints: 0, scheduled: 0, notModified: 0, hintedLoads: 0, hintsUsed: 0 })
     assert.deepEqual([modeOf('cold', 'plain'), modeOf('repeat', 'early-hints')], ['cold', 'repeat early-hints'])
   })
 
@@ -98,8 +105,9 @@ describe('replay: the plan of a replayed HAR', () => {
       }
     }
     const recorded = recordedLoadsOf(har, ['https://a.example/', 'https://a.example/two'])
-    assert.deepEqual(recorded['https://a.example/'], { requests: 4, bodyBytes: 2100, origins: { 'https://a.example': { requests: 2, connections: 1 }, 'https://b.example': { requests: 2, connections: 2 } } })
-    assert.deepEqual(recorded['https://a.example/two'], { requests: 1, bodyBytes: 50, origins: { 'https://a.example': { requests: 1, connections: 1 } } })
+    const unknown = { onload: null, fcp: null, lcp: null }
+    assert.deepEqual(recorded['https://a.example/'], { requests: 4, bodyBytes: 2100, failed: 0, origins: { 'https://a.example': { requests: 2, connections: 1 }, 'https://b.example': { requests: 2, connections: 2 } }, timings: unknown })
+    assert.deepEqual(recorded['https://a.example/two'], { requests: 1, bodyBytes: 50, failed: 0, origins: { 'https://a.example': { requests: 1, connections: 1 } }, timings: unknown })
     const load = (bodyBytes, problem = null) => ({ bodyBytes, problem })
     const site = { view: 'cold', requests: 4, origins: { 'https://a.example': { requests: 2, newConnections: 1 }, 'https://b.example': { requests: 2, newConnections: 1 } }, loads: [load(2110), load(2100), load(2090), load(5, 'no load event')] }
     const f = fidelityOf(recorded['https://a.example/'], site)
@@ -112,8 +120,42 @@ describe('replay: the plan of a replayed HAR', () => {
     assert.equal(fidelityOf(undefined, site), null)
     const row = fidelity => ({ cell: 'c', preset: 'https://a.example/', browser: 'chromium', samples: [], failures: 0, lane: 'h2', mode: 'cold', replay: { har: 'site.har', recordedAt: null, pages: ['https://a.example/'], page: 'https://a.example/', source: 'h2bench', server: 'node:http2', entries: 5, served: 4, misses: 0, missed: [], assumed: [], fidelity } })
     const table = tables([row(short)]).find(t => /^Fidelity/.test(t.title))
+    assert.deepEqual([f.recordedFailed, f.failed], [0, 0])
     assert.deepEqual(table.body[0].slice(0, 5), ['https://a.example/', 'h2', '3 (4)', 'differ', 'differ: https://b.example 1 of 2'])
-    assert.match(table.body[0][6], /https:\/\/b\.example: 1 \(recorded 2\)/)
+    assert.equal(table.body[0][5], '0 (0)') // failed below HTTP: the replayed loads' (the recording's)
+    assert.match(table.body[0][7], /https:\/\/b\.example: 1 \(recorded 2\)/)
+    const timeTable = tables([row(short)]).find(t => /^Fidelity in time/.test(t.title))
+    assert.deepEqual(timeTable.body[0], ['https://a.example/', 'h2', '– (–)', '– (–)', '– (–)'])
+  })
+
+  it('fidelity counts the requests that failed below HTTP on both sides, gives a row without a good load one too, and holds the replay\'s times to the recording\'s own load', () => {
+    const rec = (url, status, error) => ({ startedDateTime: at(1), pageref: 'p1', request: { method: 'GET', url }, response: { status, bodySize: 10 }, ...(error ? { _error: error } : {}) })
+    const har = {
+      log: {
+        pages: [{ id: 'p1', title: 'one', pageTimings: { onContentLoad: 300, onLoad: 400, _firstContentfulPaint: 120.5, _largestContentfulPaint: -1 } }],
+        entries: [rec('https://a.example/', 200), rec('https://b.example/x.png', 0, 'net::ERR_CERT_AUTHORITY_INVALID'), rec('https://b.example/y.png', 0, 'net::ERR_CERT_AUTHORITY_INVALID'),
+          rec('https://a.example/gone.js', 0, 'net::ERR_ABORTED')]
+      }
+    }
+    const recorded = recordedLoadsOf(har, ['https://a.example/'])['https://a.example/']
+    assert.equal(recorded.failed, 2) // the page's own abort is not a failure
+    assert.deepEqual(recorded.timings, { onload: 400, fcp: 120.5, lcp: null })
+    const failures = (failed, allowed = 0) => ({ failed, allowed, aborted: 0, first: [], origins: [] })
+    const loads = [
+      { onload: 420, bodyBytes: 10, problem: null, failures: failures(0, 1) },
+      { onload: 460, bodyBytes: 10, problem: null, failures: failures(0, 1) },
+      { onload: 900, bodyBytes: 10, problem: '2 of 4 requests failed below HTTP', failures: failures(2) }
+    ]
+    const f = fidelityOf(recorded, { view: 'cold', requests: 4, fcpMedian: 130, lcpMedian: 200, origins: { 'https://a.example': { requests: 2, newConnections: 1 }, 'https://b.example': { requests: 2, newConnections: 1 } }, loads })
+    assert.deepEqual([f.recordedFailed, f.failed], [2, 4])
+    assert.deepEqual(f.time, {
+      onload: { replayed: 440, recorded: 400, ratio: 1.1 }, // the good loads' median
+      fcp: { replayed: 130, recorded: 120.5, ratio: 1.079 },
+      lcp: { replayed: 200, recorded: null, ratio: null }
+    })
+    const none = fidelityOf(recorded, { view: 'cold', requests: null, fcpMedian: null, lcpMedian: null, origins: null, loads: [loads[2]] })
+    assert.deepEqual([none.requestsEqual, none.originsEqual, none.failed, none.time.onload.replayed], [false, false, 2, null])
+    assert.deepEqual(none.origins.map(o => [o.origin, o.recorded, o.replayed]), [['https://a.example', 2, 0], ['https://b.example', 2, 0]])
   })
 
   it('the variants\' table: the 103s sent and the loads whose page used one, of those sent one; \u2013 where none was sent or not counted', () => {

@@ -104,7 +104,7 @@ describe('runner: command line', () => {
     [['delay', '--lanes', ','], /--lanes needs at least one of h1, h2, h2n, h3, h2e/],
     [['delay', '--budget', 'soon'], /--budget must be a time up to 24 h, in seconds \(90, 90s\) or minutes \(2m, 1.5min\); got "soon"/],
     [['delay', '--budget', '0'], /--budget must be/],
-    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --har, --variants, --visual, --link, --out, --json, --smoke, --from, --help/],
+    [['delay', '--repeat', '3'], /Unknown option '--repeat'; options are --repeats, --budget, --lanes, --network, --browser, --cells, --seed, --unpaired, --shard, --lanes-at, --token, --url, --protocols, --ca, --allow-failed, --har, --variants, --visual, --link, --out, --json, --smoke, --from, --help/],
     [['delay', '--network', 'netem'], /--network must be devtools, link or both; got "netem"/],
     [['delay', '--repeats'], /--repeats.*argument missing|argument missing.*--repeats|--repeats <value>/],
     [['site'], /site measures a page of yours: give --url https:\/\/…/],

@@ -32,7 +32,7 @@ const ENVIRONMENT = {
 // replay: the replay experiment's HAR, protocols, pages and recordedAt (--har).
 // puppeteerCore: the browser driver's version (puppeteer-core), runs since it drives Chromium; playwrightCore: runs
 // before (playwright-core's). Every run has one of them (validateResults).
-const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null' }, replay: { har: 'string', protocols: 'string[]', pages: 'string[]', recordedAt: 'string|null', $optional: { variants: 'string[]' } }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
+const OPTIONAL_ENVIRONMENT = { puppeteerCore: 'string|null', playwrightCore: 'string|null', site: { urls: 'string[]', protocols: 'string[]', ca: 'string|null', link: 'string|null', $optional: { allowFailed: 'string[]' } }, replay: { har: 'string', protocols: 'string[]', pages: 'string[]', recordedAt: 'string|null', $optional: { variants: 'string[]', allowFailed: 'string[]' } }, lanesAt: { at: 'string', rttMs: 'number', rttSamples: 'number[]' }, machine: 'string', shard: { index: 'integer', count: 'integer', plannedCells: 'integer|null' }, shards: 'array', linkSeed: 'integer', pairedSeeds: 'boolean', forwarderPriority: 'string', browsers: 'string[]', firefox: 'string|null', networks: 'string[]', caddyVersion: 'string|null', caddyPath: 'string|null', caddyWarning: 'string|null' }
 
 const ROW = {
   experiment: 'string',
@@ -127,7 +127,17 @@ const OPTIONAL = {
     loads: 'array',
     // --visual (Chromium): medians of the loads' Speed Index and first and last visual change (ms), and the
     // median load's filmstrip folder (relative to the results; each load's record has its own `visual`).
-    $optional: { speedIndexMedian: 'number|null', firstVisualChangeMedian: 'number|null', lastVisualChangeMedian: 'number|null', filmstrip: 'string|null', filmstripFrames: 'array|null' }
+    // failed: the requests that failed below HTTP over the row's loads (common/failed-requests.js; results before
+    // it lack it): the loads failed by one no --allow-failed pattern expected, those failures, the expected ones,
+    // the ones the page gave up, and every origin that had one.
+    $optional: {
+      speedIndexMedian: 'number|null', firstVisualChangeMedian: 'number|null', lastVisualChangeMedian: 'number|null', filmstrip: 'string|null', filmstripFrames: 'array|null',
+      failed: { loads: 'integer', requests: 'integer', allowed: 'integer', aborted: 'integer', origins: 'array' },
+      // The bound's margin (bench/cells/site-url.js ttfbBound) and the connect timer's own cost it takes off.
+      ttfbBoundMarginMs: 'number|null', connectOverheadMs: 'number|null',
+      // Responses the browser took from its cache, median per good load (the HAR's).
+      fromCacheMedian: 'number|null'
+    }
   },
   // replay rows (experiment replay, bench/cells/replay.js; site's fields too, its loads each with its replay facts):
   // the HAR replayed (file, recordedAt, pages), the page, the replay's server, the entries it served (median per
@@ -135,7 +145,9 @@ const OPTIONAL = {
   // and its fidelity to the recording (cold rows: bench/cells/replay-plan.js fidelityOf; null for a repeat view);
   // the server's behaviour (variant: plain, fifo, rfc9218, early-hints; its note, the 103s sent and the bodies its
   // scheduler sent over the row's loads, the loads a 103 was sent in and those whose page fetched its preloads).
-  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null', $optional: { variant: { name: 'string', note: 'string|null', hints: 'integer', scheduled: 'integer', $optional: { hintedLoads: 'integer', hintsUsed: 'integer' } } } },
+  // The lane is the replay's protocol (h1, h2, h2-spdy, h2e, h3: server/replay/serve.js PROTOCOLS); caddy: the
+  // version of the Caddy that served an edge protocol's row (h3, h2e: the same binary; rows before h2e lack it).
+  replay: { har: 'string', recordedAt: 'string|null', pages: 'string[]', page: 'string', source: 'string', server: 'string', entries: 'integer', served: 'number|null', misses: 'integer', missed: 'string[]', assumed: 'string[]', fidelity: 'object|null', $optional: { notModified: 'integer', variant: { name: 'string', note: 'string|null', hints: 'integer', scheduled: 'integer', $optional: { hintedLoads: 'integer', hintsUsed: 'integer' } }, caddy: 'string|null' } },
   // site-page rows (h3-pages, h3-cc; bench/cells/site-page.js): time to first byte, the page's
   // resources and their protocols, the TCP congestion control set and what the sockets used.
   responseStartMedian: 'number|null',
