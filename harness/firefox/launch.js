@@ -79,12 +79,13 @@ async function launchFirefox ({
   const close = () => {
     closing = closing || (async () => {
       try {
-        await Promise.race([browser.close(), new Promise(resolve => setTimeout(resolve, 10000))])
+        await Promise.race([browser.close(), new Promise(resolve => setTimeout(resolve, 10000).unref())])
       } catch (err) {
         debug('browser.close: %s', err.message)
       }
+      // The two waits' timers unref'd: left pending, they held every command that used Firefox open 15 s after it had done.
       relay.transport.close() // the relay's stdin: it waits for Firefox to exit, then ends
-      const ended = await Promise.race([relay.exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), 15000))])
+      const ended = await Promise.race([relay.exited.then(() => true), new Promise(resolve => setTimeout(() => resolve(false), 15000).unref())])
       if (!ended) debug('the relay did not end within 15 s: killed')
       killFirefox() // whatever is left of Firefox's process group
       await relay.exited

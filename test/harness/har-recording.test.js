@@ -141,12 +141,13 @@ describe('harness/har: a recording\'s HAR (bodies and h2bench\'s fields)', () =>
   })
 
   it('serverTimeMs: request sent to first byte less the origin\'s round trip, never below 0; null with no round trip', () => {
-    assert.equal(at(`${A}/`)._h2bench.serverTimeMs, 40 - 15 - 2)
-    assert.equal(at(`${A}/logo.png`)._h2bench.serverTimeMs, 12 - 2 - 2)
-    assert.equal(at(`${A}/old.png`)._h2bench.serverTimeMs, 5 - 2 - 2, 'a redirect hop has its own')
+    assert.equal(at(`${A}/`)._h2bench.serverTimeMs, 40 - 14 - 2) // from sendStart: an upper bound
+    assert.equal(at(`${A}/logo.png`)._h2bench.serverTimeMs, 12 - 1 - 2)
+    assert.equal(at(`${A}/old.png`)._h2bench.serverTimeMs, 5 - 1 - 2, 'a redirect hop has its own')
     assert.equal(at(`${B}/photo.png`)._h2bench.serverTimeMs, null)
     assert.deepEqual(entries.map(e => e._h2bench.origin), [A, A, A, B, C])
-    assert.equal(firstByteMs({ sendStart: 1, sendEnd: 9, receiveHeadersStart: 5 }), 4, 'first byte before sendEnd: from sendStart')
+    assert.equal(firstByteMs({ sendStart: 1, sendEnd: 9, receiveHeadersStart: 5 }), 4, 'from sendStart, even where sendEnd is noted after the first byte')
+    assert.equal(firstByteMs({ sendStart: 1, sendEnd: 30, receiveHeadersStart: 260 }), 259, 'a late sendEnd does not shorten the span')
     assert.equal(firstByteMs({ sendStart: -1, sendEnd: -1, receiveHeadersStart: 5 }), null)
     // a round trip longer than the wait: 0, not below
     const slow = cdpEntries([...events, { method: ROUND_TRIP, params: { origin: B, rttMs: 50, from: 'tcp-connect' } }])
@@ -157,7 +158,7 @@ describe('harness/har: a recording\'s HAR (bodies and h2bench\'s fields)', () =>
     const more = cdpEntries([...events, { method: ROUND_TRIP, params: { origin: B, rttMs: 7.5, from: 'tcp-connect' } }, { method: ROUND_TRIP, params: { origin: A, rttMs: 99, from: 'tcp-connect' } }])
     const [a, b] = more.origins
     assert.deepEqual([b.rttMs, b.rttFrom], [7.5, 'tcp-connect'])
-    assert.equal(more.entries.find(e => e.request.url === `${B}/photo.png`)._h2bench.serverTimeMs, 30 - 2 - 7.5)
+    assert.equal(more.entries.find(e => e.request.url === `${B}/photo.png`)._h2bench.serverTimeMs, 30 - 1 - 7.5) // sendStart 1
     assert.deepEqual([a.rttMs, a.rttFrom], [2, 'browser'], 'the browser\'s own connect timings come first')
   })
 

@@ -32,13 +32,14 @@ function skip (ctx, why) {
 }
 
 // A mocha before()'s start: skips the suite, saying why, where there is no Chromium, no link, no NAT, `why` (the
-// test's own further reason, or null) or a server missing; else the static site (startStaticSite(options), its leaf
-// also for NAT_HOST).
-async function startSiteBehindNat (ctx, options = {}, why = null) {
+// test's own further reason, or null) or a server missing; else the site `start(options)` makes (the static site,
+// startStaticSite, unless told: test/support/third-party-site.js's startThirdPartySite, say), its leaves also for
+// NAT_HOST.
+async function startSiteBehindNat (ctx, options = {}, why = null, start = startStaticSite) {
   const reason = !findChrome() ? 'no Chromium' : unavailableReason() || natUnavailableReason() || why
   if (reason) skip(ctx, reason)
   try {
-    return await startStaticSite({ ...options, ips: [NAT_HOST, ...(options.ips || [])] })
+    return await start({ ...options, ips: [NAT_HOST, ...(options.ips || [])] })
   } catch (err) {
     if (!err.missing) throw err
     skip(ctx, err.message)

@@ -240,4 +240,6 @@ function writeSite (root) {
   for (const [name, body] of Object.values(CONTENT)) fs.writeFileSync(path.join(root, name), body)
 }
 
-module.exports = { SITE, siteBody, writeSite }
+// png(width, height, { bitDepth, colorType, palette }, row) and prng(seed): for a fixture's pictures of its own
+// (test/support/third-party-site.js), the same bytes on every Node version.
+module.exports = { SITE, siteBody, writeSite, png, prng }
